@@ -1,0 +1,8 @@
+// Everything a benchmark author includes.
+#pragma once
+
+#include "aisp/benchmark.hpp"
+#include "aisp/check.hpp"
+#include "aisp/context.hpp"
+#include "aisp/dtype.hpp"
+#include "aisp/tensor.hpp"

@@ -1,0 +1,142 @@
+// The benchmark contract: one class per variant file, registered with AISP_VARIANT.
+//
+// A pair is chapters/chNN_<topic>/baseline_<name>.{cu,cpp} and optimized_<name>[_<suffix>].{cu,cpp}.
+// Both variants usually derive from one problem class (signature, setup, outputs, workload) and
+// differ only in run(). docs/contract.md describes every hook.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "aisp/context.hpp"
+#include "aisp/dtype.hpp"
+#include "aisp/tensor.hpp"
+
+namespace aisp {
+
+// The problem a variant solves: named sizes, dtypes and parameters, in insertion order.
+// Baseline and optimized must report equal signatures, or the pair is refused.
+class Signature {
+ public:
+  Signature& set(std::string key, std::string value);
+  Signature& set(std::string key, const char* value) { return set(std::move(key), std::string(value)); }
+  Signature& set(std::string key, long long value);
+  Signature& set(std::string key, int value) { return set(std::move(key), static_cast<long long>(value)); }
+  Signature& set(std::string key, std::size_t value) { return set(std::move(key), static_cast<long long>(value)); }
+  Signature& set(std::string key, double value);
+  Signature& set(std::string key, DType value);
+
+  const std::vector<std::pair<std::string, std::string>>& entries() const { return entries_; }
+  std::string to_string() const;  // "n=4096 dtype=f32"
+  bool operator==(const Signature& other) const = default;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> entries_;
+};
+
+// Which measured hardware ceiling bounds a resource. docs/measurement.md lists how each is measured.
+enum class Ceiling {
+  none,
+  hbm_bandwidth,          // device-to-device copy, bytes read + written
+  l2_bandwidth,
+  host_to_device_pinned,
+  host_to_device_pageable,
+  device_to_host_pinned,
+  host_memory_bandwidth,  // host memcpy, bytes read + written
+  fp32_simt,              // FP32 FMA without tensor cores
+  tf32_tensor,
+  bf16_tensor,
+  fp16_tensor,
+  fp8_tensor,
+  graph_node_launch,      // per-kernel cost of a CUDA graph replay
+};
+std::string_view ceiling_name(Ceiling ceiling);
+
+// A named per-run count that becomes a rate in results: tokens (tokens/s), requests, samples.
+struct Counter {
+  std::string name;
+  double per_run = 0;
+  std::string unit;  // "tokens", "requests", ...
+};
+
+// Work done by one call of run(), for the roofline. Bytes are the fewest the problem must move
+// (each input read once, each output written once); FLOPs count a multiply-add as two.
+struct Workload {
+  double bytes = 0;
+  double flops = 0;
+  double launches = 0;  // kernels launched per run, for launch-bound pairs
+  Ceiling memory_ceiling = Ceiling::hbm_bandwidth;
+  Ceiling compute_ceiling = Ceiling::fp32_simt;
+  Ceiling launch_ceiling = Ceiling::none;
+  std::vector<Counter> counters;
+};
+
+// allclose semantics: |optimized - baseline| <= atol + rtol * |baseline|, element by element.
+struct Tolerance {
+  double rtol = 0;
+  double atol = 0;
+  std::string justification;  // required when looser than the dtype's default
+
+  static Tolerance for_dtype(DType dtype);
+};
+
+// Optional hardware features a variant may need; unmet ones are a skip with a reason.
+enum class Feature { tma, wgmma, thread_block_clusters, fp8, tcgen05 };
+std::string_view feature_name(Feature feature);
+
+struct Requirements {
+  bool cpu_only = false;
+  int min_compute_capability = 70;  // major * 10 + minor
+  std::vector<Feature> features;
+  int min_gpus = 1;
+  std::size_t min_free_device_bytes = 0;
+
+  static Requirements cpu() { Requirements r; r.cpu_only = true; r.min_gpus = 0; return r; }
+};
+
+// How the harness times run(). `automatic` replays a captured graph over rotating input sets
+// when one run is only a few microseconds; `direct` always times each call on its own (pairs
+// whose subject is launch overhead or host work); `graph` forces graph replay.
+enum class TimingMode { automatic, direct, graph };
+
+class Benchmark {
+ public:
+  virtual ~Benchmark() = default;
+
+  virtual Signature signature() const = 0;
+  virtual Requirements requirements() const { return {}; }
+  // Allocate through ctx and fill inputs deterministically from ctx.seed().
+  virtual void setup(Context& ctx) = 0;
+  // The timed region. All device work on ctx.stream(); nothing may outlive the call on the host.
+  virtual void run(Context& ctx) = 0;
+  // The tensors verification compares: real outputs, never checksums.
+  virtual std::vector<Tensor> outputs() const = 0;
+  // Defaults by the outputs' dtype; a looser tolerance must carry a justification.
+  virtual std::optional<Tolerance> tolerance() const { return std::nullopt; }
+  virtual Workload workload() const = 0;
+  virtual TimingMode timing_mode() const { return TimingMode::automatic; }
+  virtual void teardown(Context& /*ctx*/) {}
+};
+
+using BenchmarkFactory = std::function<std::unique_ptr<Benchmark>()>;
+
+// Records a variant under the chapter and name its source path encodes. Returns true so it can
+// initialize a static. Called by AISP_VARIANT; rarely needed directly.
+bool register_variant(const char* source_path, BenchmarkFactory factory);
+
+}  // namespace aisp
+
+#define AISP_DETAIL_CONCAT_INNER(a, b) a##b
+#define AISP_DETAIL_CONCAT(a, b) AISP_DETAIL_CONCAT_INNER(a, b)
+
+// Registers the class as the variant named by this file's path.
+#define AISP_VARIANT(Class)                                                                \
+  namespace {                                                                              \
+  [[maybe_unused]] const bool AISP_DETAIL_CONCAT(aisp_registered_, __LINE__) =             \
+      ::aisp::register_variant(__FILE__, [] { return std::unique_ptr<::aisp::Benchmark>(   \
+                                                  std::make_unique<Class>()); });          \
+  }

@@ -1,0 +1,72 @@
+// What the harness hands a benchmark: the stream to launch on, the seed to fill inputs from,
+// harness-owned allocations, and shared library handles whose global policy the harness sets.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aisp/dtype.hpp"
+#include "aisp/tensor.hpp"
+
+struct cublasContext;
+
+namespace aisp {
+
+namespace detail {
+struct ContextState;
+}
+
+class Context {
+ public:
+  explicit Context(std::unique_ptr<detail::ContextState> state);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  // All device work of run() goes on this stream. nullptr for CPU-only variants.
+  cudaStream_t stream() const;
+
+  // Seed for deterministic inputs. Verification runs with other seeds than timing.
+  std::uint64_t seed() const;
+
+  bool has_gpu() const;
+  int device() const;
+  // Properties of the device the variant runs on. Throws for CPU-only variants.
+  const cudaDeviceProp& device_properties() const;
+
+  // A harness-owned allocation; freed after teardown. Contents are undefined until filled.
+  Tensor alloc(std::string name, DType dtype, std::size_t count, Role role,
+               Memory memory = Memory::device);
+
+  // Fills a floating-point tensor with values uniform in [lo, hi), a function of (seed, tensor
+  // name, index) only: baseline and optimized variants naming their inputs alike get equal data.
+  // Works on every Memory kind; device fills are enqueued on stream() and synchronized.
+  void fill_uniform(const Tensor& tensor, double lo = -1.0, double hi = 1.0);
+  // Integers uniform in [lo, hi] for integer tensors.
+  void fill_uniform_int(const Tensor& tensor, std::int64_t lo, std::int64_t hi);
+
+  // A cuBLAS handle bound to stream(), created on first use with the harness's math policy
+  // (default math mode, no TF32 unless the variant asks for it in its own calls).
+  cublasContext* cublas();
+
+  // A directory the variant may write files into (host I/O pairs); removed after teardown.
+  const std::filesystem::path& scratch_dir();
+
+  // Number of host threads the variant may use (hardware concurrency unless limited).
+  int host_threads() const;
+
+  // Every tensor allocated so far, in order. For the harness's checks.
+  const std::vector<Tensor>& tensors() const;
+
+  detail::ContextState& state() { return *state_; }
+
+ private:
+  std::unique_ptr<detail::ContextState> state_;
+};
+
+}  // namespace aisp

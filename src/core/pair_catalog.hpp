@@ -1,0 +1,43 @@
+// Pairs: a baseline_<name> with each optimized_<name>[_<suffix>] of the same chapter, and target
+// selection over them (`ch07`, `ch07:transpose`, `ch07:transpose_padded`, `labs/<lab>`).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/variant_registry.hpp"
+
+namespace aisp {
+
+struct PairInfo {
+  std::string target;   // "ch07:transpose_padded" (or "ch07:transpose" for optimized_transpose)
+  std::string chapter;  // "ch07"
+  std::string pair;     // baseline name: "transpose"
+  const VariantInfo* baseline = nullptr;
+  const VariantInfo* optimized = nullptr;
+};
+
+// Matches each optimized variant to the baseline of its chapter whose name is the longest prefix
+// of the optimized name at a '_' boundary (or equal to it). Optimized variants with no baseline
+// and baselines with no optimized variant are reported in `problems`, not paired.
+// Sorted by chapter, then pair, then target.
+std::vector<PairInfo> build_pair_catalog(const std::vector<VariantInfo>& variants,
+                                         std::vector<std::string>* problems);
+
+// An unknown target; the message names the closest known targets.
+class TargetError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Selects pairs for the given target strings, in catalog order, without duplicates. An empty
+// list selects every pair. Throws TargetError for a malformed or unknown target.
+std::vector<PairInfo> select_pairs(const std::vector<PairInfo>& catalog,
+                                   const std::vector<std::string>& targets);
+
+// Up to `limit` known names closest to `unknown` by edit distance (chapters and targets).
+std::vector<std::string> closest_names(const std::string& unknown,
+                                       const std::vector<std::string>& known, std::size_t limit);
+
+}  // namespace aisp
