@@ -1,0 +1,506 @@
+// Builds the command tree with CLI11, turns flags into a RunRequest, and maps every failure to an
+// exit code with a message that says what to do next. The settings flags come from
+// run_setting_descriptors(); each value is parsed and range-checked there, so a bad value is
+// reported with what is allowed instead of CLI11's generic conversion error.
+#include "cli/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/pair_catalog.hpp"
+#include "core/variant_registry.hpp"
+#include "run/run_settings.hpp"
+#include "run/suite_runner.hpp"
+#include "system/build_info.hpp"
+#include "system/system_info.hpp"
+
+namespace aisp {
+namespace {
+
+// A mistake in how the command was called: printed as "error: <message>", exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::string shell_quote(std::string_view word) {
+  constexpr std::string_view kSafe =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
+  if (!word.empty() && word.find_first_not_of(kSafe) == std::string_view::npos) {
+    return std::string(word);
+  }
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted.push_back(c);
+    }
+  }
+  quoted += "'";
+  return quoted;
+}
+
+// The command as a user could paste it back into a shell.
+std::string shell_command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) {
+      line.push_back(' ');
+    }
+    line += shell_quote(argv[i]);
+  }
+  return line;
+}
+
+// The name help and hints use: the binary's file name ("aisp", "aisp_test_suite").
+std::string program_name(int argc, char** argv) {
+  if (argc < 1 || argv[0] == nullptr || argv[0][0] == '\0') {
+    return "aisp";
+  }
+  return std::filesystem::path(argv[0]).filename().string();
+}
+
+// CLI11's metavariable for a setting, from its unit and type.
+std::string setting_metavar(const RunSettingDescriptor& descriptor) {
+  const std::string_view unit = descriptor.unit;
+  if (unit == "s") {
+    return "SECONDS";
+  }
+  if (unit == "us") {
+    return "MICROSECONDS";
+  }
+  if (unit == "fraction") {
+    return "FRACTION";
+  }
+  return std::holds_alternative<double MeasurementSettings::*>(descriptor.member) ? "NUMBER" : "N";
+}
+
+// The settings flags of one subcommand. Values are captured as text and parsed by
+// apply_run_setting, which knows each setting's type and range.
+class SettingFlags {
+ public:
+  SettingFlags(CLI::App& command, bool verify_only) : verify_only_(verify_only) {
+    const MeasurementSettings defaults;
+    for (const RunSettingDescriptor& descriptor : run_setting_descriptors()) {
+      if (verify_only && !descriptor.applies_to_verify) {
+        continue;
+      }
+      Flag& flag = flags_.emplace_back();
+      flag.descriptor = &descriptor;
+      const std::string help = std::string(descriptor.help) + ". Allowed: " + descriptor.allowed +
+                               "; default " + run_setting_value_text(defaults, descriptor) + ".";
+      flag.option = command.add_option(descriptor.flag, flag.text, help)
+                        ->type_name(setting_metavar(descriptor))
+                        ->group("Measurement settings");
+    }
+  }
+
+  // The defaults overridden by the given flags. Throws UsageError listing every problem.
+  MeasurementSettings resolve() const {
+    MeasurementSettings settings;
+    std::vector<std::string> problems;
+    for (const Flag& flag : flags_) {
+      if (flag.option->count() == 0) {
+        continue;
+      }
+      if (std::optional<std::string> problem =
+              apply_run_setting(settings, *flag.descriptor, flag.text)) {
+        problems.push_back(std::move(*problem));
+      }
+    }
+    if (problems.empty()) {
+      problems = validate_measurement_settings(settings, verify_only_);
+    }
+    if (!problems.empty()) {
+      std::string message = problems.front();
+      for (std::size_t i = 1; i < problems.size(); ++i) {
+        message += "\nerror: " + problems[i];
+      }
+      throw UsageError(message);
+    }
+    return settings;
+  }
+
+ private:
+  struct Flag {
+    const RunSettingDescriptor* descriptor = nullptr;
+    CLI::Option* option = nullptr;
+    std::string text;
+  };
+  bool verify_only_ = false;
+  std::deque<Flag> flags_;  // a deque: CLI11 holds references to each Flag's text
+};
+
+// The flags `bench run` and `bench verify` share, and the request they build.
+struct SuiteCommand {
+  CLI::App* command = nullptr;
+  std::vector<std::string> targets;
+  bool json = false;
+  std::string artifacts_dir = "artifacts";
+  std::unique_ptr<SettingFlags> settings;
+
+  void add_flags(CLI::App& app, bool verify_only) {
+    command = &app;
+    app.add_option("-t,--target", targets,
+                   "A chapter (ch07), pair (ch07:transpose), single target "
+                   "(ch07:transpose_padded) or lab (labs/<lab>[:<name>]); repeat or separate "
+                   "with commas. Default: every pair.")
+        ->type_name("TARGET")
+        ->delimiter(',');
+    app.add_flag("--json", json, "Print results on stdout as JSON instead of text.");
+    app.add_option("--artifacts-dir", artifacts_dir,
+                   "Where run directories go: <DIR>/runs/<run-id>/. Default: artifacts.")
+        ->type_name("DIR");
+    settings = std::make_unique<SettingFlags>(app, verify_only);
+  }
+};
+
+struct Catalog {
+  std::vector<PairInfo> pairs;
+  std::vector<std::string> problems;
+};
+
+// Pairs the registered variants and prints what could not be paired as warnings: a pair that
+// silently vanished from a run would be worse than a noisy stderr.
+Catalog load_catalog() {
+  Catalog catalog;
+  catalog.problems = registration_problems();
+  catalog.pairs = build_pair_catalog(registered_variants(), &catalog.problems);
+  for (const std::string& problem : catalog.problems) {
+    std::cerr << "warning: " << problem << "\n";
+  }
+  return catalog;
+}
+
+int run_suite_command(const SuiteCommand& suite, bool verify_only, int argc, char** argv) {
+  RunRequest request;
+  request.measurement = suite.settings->resolve();
+  request.targets = suite.targets;
+  request.artifacts_dir = suite.artifacts_dir;
+  request.format = suite.json ? OutputFormat::json : OutputFormat::text;
+  request.verify_only = verify_only;
+  request.command_line = shell_command_line(argc, argv);
+  const Catalog catalog = load_catalog();
+  const std::vector<PairInfo> pairs = select_pairs(catalog.pairs, request.targets);
+  return run_suite(request, pairs, argv[0]);
+}
+
+// Paths inside the source tree are shown relative to it; others (an external project's) as given.
+std::string display_path(const std::string& path) {
+  const std::string& source_dir = build_info().source_dir;
+  if (!source_dir.empty() && path.size() > source_dir.size() + 1 && path.starts_with(source_dir) &&
+      path[source_dir.size()] == '/') {
+    return path.substr(source_dir.size() + 1);
+  }
+  return path;
+}
+
+// The folder of a chapter, from one of its variant's paths: ".../ch07_memory_access".
+std::string chapter_directory(const VariantInfo& variant) {
+  const std::string marker = "/" + variant.folder + "/";
+  const std::size_t at = variant.source_path.rfind(marker);
+  if (at == std::string::npos) {
+    return std::filesystem::path(variant.source_path).parent_path().string();
+  }
+  return variant.source_path.substr(0, at + marker.size() - 1);
+}
+
+std::string relative_to(const std::string& path, const std::string& directory) {
+  if (path.starts_with(directory + "/")) {
+    return path.substr(directory.size() + 1);
+  }
+  return path;
+}
+
+void print_targets_text(const std::vector<PairInfo>& pairs, const std::string& program) {
+  if (pairs.empty()) {
+    std::cout << "No pairs are registered in this binary. Add baseline_<name>.cu and "
+                 "optimized_<name>.cu to a chNN_<topic>/ folder and rebuild.\n";
+    return;
+  }
+  std::size_t target_width = 0;
+  for (const PairInfo& pair : pairs) {
+    target_width = std::max(target_width, pair.target.size());
+  }
+  std::size_t chapters = 0;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const PairInfo& pair = pairs[i];
+    const std::string directory = chapter_directory(*pair.baseline);
+    if (i == 0 || pairs[i - 1].chapter != pair.chapter) {
+      std::cout << (i == 0 ? "" : "\n") << pair.chapter << "  " << display_path(directory) << "/\n";
+      ++chapters;
+    }
+    std::cout << "  " << pair.target << std::string(target_width - pair.target.size() + 2, ' ')
+              << relative_to(pair.baseline->source_path, directory) << " -> "
+              << relative_to(pair.optimized->source_path, directory) << "\n";
+  }
+  std::cout << "\n"
+            << pairs.size() << (pairs.size() == 1 ? " target" : " targets") << " in " << chapters
+            << (chapters == 1 ? " chapter" : " chapters") << ". Run one with `" << program
+            << " bench run -t <target>`; a chapter or a pair name selects all of its targets.\n";
+}
+
+nlohmann::ordered_json targets_to_json(const std::vector<PairInfo>& pairs) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const PairInfo& pair : pairs) {
+    list.push_back(nlohmann::ordered_json{{"target", pair.target},
+                                          {"chapter", pair.chapter},
+                                          {"folder", pair.baseline->folder},
+                                          {"pair", pair.pair},
+                                          {"baseline", pair.baseline->stem},
+                                          {"optimized", pair.optimized->stem},
+                                          {"baseline_source", pair.baseline->source_path},
+                                          {"optimized_source", pair.optimized->source_path}});
+  }
+  return list;
+}
+
+int list_targets(const std::string& chapter, bool json, const std::string& program) {
+  const Catalog catalog = load_catalog();
+  std::vector<PairInfo> pairs = catalog.pairs;
+  if (!chapter.empty()) {
+    if (chapter.find(':') != std::string::npos) {
+      throw UsageError("--chapter " + chapter +
+                       ": takes a chapter (chNN, e.g. ch07) or a lab (labs/<lab>), not a target");
+    }
+    pairs = select_pairs(catalog.pairs, {chapter});
+  }
+  if (json) {
+    std::cout << targets_to_json(pairs).dump(2) << "\n";
+  } else {
+    print_targets_text(pairs, program);
+  }
+  return kExitOk;
+}
+
+int worker_command(const std::string& target, const std::string& settings_json, int out_fd,
+                   bool verify_only) {
+  if (out_fd < 0) {
+    throw UsageError("--out-fd " + std::to_string(out_fd) +
+                     ": must be an open file descriptor (>= 0) the orchestrator passed down");
+  }
+  nlohmann::json parsed;
+  try {
+    parsed = nlohmann::json::parse(settings_json);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw UsageError(std::string("--settings-json: not valid JSON: ") + error.what());
+  }
+  MeasurementSettings settings;
+  try {
+    settings = measurement_settings_from_json(parsed);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("--settings-json: ") + error.what());
+  }
+  return run_worker(target, settings, verify_only, out_fd);
+}
+
+// The innermost subcommand the user named: `bench` for `aisp bench`, `run` for `aisp bench run`.
+const CLI::App* innermost_command(const CLI::App& app) {
+  const CLI::App* current = &app;
+  while (!current->get_subcommands().empty()) {
+    current = current->get_subcommands().front();
+  }
+  return current;
+}
+
+std::string command_path(const CLI::App& app, const std::string& program) {
+  std::vector<std::string> names;
+  for (const CLI::App* current = innermost_command(app); current != &app;
+       current = current->get_parent()) {
+    names.insert(names.begin(), current->get_name());
+  }
+  std::string path = program;
+  for (const std::string& name : names) {
+    path += " " + name;
+  }
+  return path;
+}
+
+// Visible subcommands of a command, for "the commands are: ..." hints.
+std::string visible_subcommands(const CLI::App& command) {
+  std::string names;
+  for (const CLI::App* sub : command.get_subcommands(
+           [](const CLI::App* candidate) { return !candidate->get_group().empty(); })) {
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  return names;
+}
+
+bool has_subcommands(const CLI::App& command) {
+  return !command.get_subcommands([](const CLI::App*) { return true; }).empty();
+}
+
+// The first of `words` that is a timing setting's flag ("--max-noise" or "--max-noise=0.1") that
+// `bench verify` does not take; nullptr when none is.
+const RunSettingDescriptor* run_only_setting(const std::vector<std::string>& words) {
+  for (const std::string& word : words) {
+    const std::string flag = word.substr(0, word.find('='));
+    for (const RunSettingDescriptor& descriptor : run_setting_descriptors()) {
+      if (!descriptor.applies_to_verify && flag == descriptor.flag) {
+        return &descriptor;
+      }
+    }
+  }
+  return nullptr;
+}
+
+// A CLI11 parse error as aisp reports it: what is wrong, then where to read the usage.
+int report_parse_error(const CLI::App& app, const CLI::ParseError& error,
+                       const std::string& program) {
+  const CLI::App& command = *innermost_command(app);
+  const std::string path = command_path(app, program);
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr) {
+    const std::vector<std::string> extras = command.remaining();
+    std::string words;
+    for (const std::string& extra : extras) {
+      words += (words.empty() ? "" : " ") + shell_quote(extra);
+    }
+    if (has_subcommands(command) && !extras.empty() && !extras.front().starts_with("-")) {
+      std::cerr << "error: unknown command '" << extras.front() << "'; the commands of `" << path
+                << "` are: " << visible_subcommands(command) << ". Run `" << path
+                << " --help` for more.\n";
+    } else if (const RunSettingDescriptor* setting = run_only_setting(extras);
+               setting != nullptr && command.get_name() == "verify") {
+      std::cerr << "error: " << setting->flag << " is a setting of `bench run` only: `" << path
+                << "` does not time anything. Run `" << path << " --help` to see its flags.\n";
+    } else {
+      std::cerr << "error: `" << path
+                << "` does not take: " << (words.empty() ? error.what() : words) << ". Run `"
+                << path << " --help` to see its flags.\n";
+    }
+    return kExitUsage;
+  }
+  std::cerr << "error: " << error.what() << ". Run `" << path
+            << " --help` to see its commands and flags.\n";
+  return kExitUsage;
+}
+
+// A command that only groups others (`aisp`, `aisp bench`) called alone: its help, then why.
+int missing_command(const CLI::App& app, const std::string& program) {
+  const CLI::App& command = *innermost_command(app);
+  std::cerr << app.help() << "\nerror: `" << command_path(app, program)
+            << "` needs a command: " << visible_subcommands(command) << "\n";
+  return kExitUsage;
+}
+
+int run_cli_or_throw(int argc, char** argv) {
+  const std::string program = program_name(argc, argv);
+  CLI::App app("Times, verifies and reports baseline/optimized GPU kernel pairs.", program);
+  app.set_version_flag("--version", build_info().version, "Print the version and exit.");
+  app.footer("Exit codes: 0 ok, 1 some pair failed, 2 usage error (bad flag or value, unknown "
+             "target or command), 3 internal error.\nTargets: chNN, chNN:<name>, labs/<lab>, "
+             "labs/<lab>:<name>; `" +
+             program + " bench list-targets` lists them.");
+
+  CLI::App* bench = app.add_subcommand("bench", "List, run and verify benchmark pairs.");
+
+  CLI::App* list_command = bench->add_subcommand(
+      "list-targets", "List every target: its chapter, baseline and optimized source files.");
+  std::string list_chapter;
+  bool list_json = false;
+  list_command->add_option("--chapter", list_chapter, "Only this chapter (ch07 or ch7) or lab.")
+      ->type_name("CHAPTER");
+  list_command->add_flag("--json", list_json,
+                         "Print a JSON array of {target, chapter, folder, pair, baseline, "
+                         "optimized, baseline_source, optimized_source}.");
+
+  SuiteCommand run_flags;
+  CLI::App* run_command = bench->add_subcommand(
+      "run", "Verify and time the selected pairs; write results under --artifacts-dir.");
+  run_flags.add_flags(*run_command, false);
+
+  SuiteCommand verify_flags;
+  CLI::App* verify_command = bench->add_subcommand(
+      "verify", "Only verify the selected pairs (outputs, integrity checks); no timing.");
+  verify_flags.add_flags(*verify_command, true);
+
+  CLI::App* system = app.add_subcommand("system", "Describe this machine.");
+  CLI::App* info_command =
+      system->add_subcommand("info", "GPUs, driver, CUDA, clocks, CPU, memory, build.");
+  bool info_json = false;
+  info_command->add_flag("--json", info_json, "Print JSON instead of text.");
+
+  // Hidden: the orchestrator starts one of these per pair (an empty group hides it).
+  CLI::App* worker = app.add_subcommand("__worker", "Run one pair for the orchestrator.");
+  worker->group("");
+  std::string worker_target;
+  std::string worker_settings;
+  int worker_fd = -1;
+  bool worker_verify_only = false;
+  worker->add_option("--target", worker_target)->required();
+  worker->add_option("--settings-json", worker_settings)->required();
+  worker->add_option("--out-fd", worker_fd)->required();
+  worker->add_flag("--verify-only", worker_verify_only);
+
+  // Hidden: the settings table docs/cli.md embeds (a CLI test compares the two).
+  CLI::App* settings_table = app.add_subcommand("__settings-table", "Print the settings table.");
+  settings_table->group("");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& success) {
+    return app.exit(success);  // --help, --version
+  } catch (const CLI::ParseError& error) {
+    return report_parse_error(app, error, program);
+  }
+
+  if (list_command->parsed()) {
+    return list_targets(list_chapter, list_json, program);
+  }
+  if (run_command->parsed()) {
+    return run_suite_command(run_flags, false, argc, argv);
+  }
+  if (verify_command->parsed()) {
+    return run_suite_command(verify_flags, true, argc, argv);
+  }
+  if (info_command->parsed()) {
+    const SystemInfo info = collect_system_info();
+    std::cout << (info_json ? system_info_to_json(info).dump(2) : format_system_info(info)) << "\n";
+    return kExitOk;
+  }
+  if (worker->parsed()) {
+    return worker_command(worker_target, worker_settings, worker_fd, worker_verify_only);
+  }
+  if (settings_table->parsed()) {
+    std::cout << run_settings_markdown_table();
+    return kExitOk;
+  }
+  return missing_command(app, program);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  try {
+    return run_cli_or_throw(argc, argv);
+  } catch (const UsageError& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitUsage;
+  } catch (const TargetError& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    std::cerr << "internal error: " << error.what()
+              << "\nThis is a bug in aisp or an environment it did not expect; please report it "
+                 "with the command line and this message.\n";
+    return kExitInternal;
+  } catch (...) {
+    std::cerr << "internal error: an exception that is not a std::exception\n";
+    return kExitInternal;
+  }
+}
+
+}  // namespace aisp

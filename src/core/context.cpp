@@ -1,0 +1,177 @@
+// Context: harness-owned allocations, deterministic fills, the cuBLAS handle, scratch files.
+#include <cublas_v2.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "aisp/check.hpp"
+#include "aisp/context.hpp"
+#include "core/context_state.hpp"
+#include "core/random_fill.hpp"
+
+namespace aisp {
+
+namespace detail {
+
+ContextState::ContextState(ContextOptions opts) : options(std::move(opts)) {
+  if (options.host_threads <= 0)
+    options.host_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (options.device >= 0) AISP_CUDA_CHECK(cudaGetDeviceProperties(&properties, options.device));
+}
+
+ContextState::~ContextState() {
+  // Destructors must not throw; a failing free shows up in the worker's final device check.
+  if (cublas != nullptr) cublasDestroy(cublas);
+  for (auto it = tensors.rbegin(); it != tensors.rend(); ++it) {
+    switch (it->memory()) {
+    case Memory::device:
+    case Memory::managed: cudaFree(it->data()); break;
+    case Memory::pinned: cudaFreeHost(it->data()); break;
+    case Memory::host: std::free(it->data()); break;
+    }
+  }
+  if (!scratch.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch, ignored);
+  }
+}
+
+}  // namespace detail
+
+std::unique_ptr<Context> make_context(ContextOptions options) {
+  return std::make_unique<Context>(std::make_unique<detail::ContextState>(std::move(options)));
+}
+
+Context::Context(std::unique_ptr<detail::ContextState> state) : state_(std::move(state)) {}
+Context::~Context() = default;
+
+cudaStream_t Context::stream() const { return state_->options.stream; }
+std::uint64_t Context::seed() const { return state_->options.seed; }
+bool Context::has_gpu() const { return state_->options.device >= 0; }
+int Context::device() const { return state_->options.device; }
+int Context::host_threads() const { return state_->options.host_threads; }
+const std::vector<Tensor>& Context::tensors() const { return state_->tensors; }
+
+const cudaDeviceProp& Context::device_properties() const {
+  if (!has_gpu())
+    throw std::logic_error("device_properties() called by a CPU-only variant: declare a GPU "
+                           "requirement or do not use the device");
+  return state_->properties;
+}
+
+Tensor Context::alloc(std::string name, DType dtype, std::size_t count, Role role,
+                      Memory memory) {
+  for (const auto& t : state_->tensors)
+    if (t.name() == name)
+      throw std::invalid_argument(fmt::format(
+          "alloc: a tensor named '{}' exists already; names key the deterministic fill, so give "
+          "each tensor its own name",
+          name));
+  if (count == 0)
+    throw std::invalid_argument(fmt::format("alloc: tensor '{}' has zero elements", name));
+  if (!has_gpu() && memory != Memory::host)
+    throw std::logic_error(fmt::format("alloc: a CPU-only variant asked for {} memory for '{}'; "
+                                       "use Memory::host",
+                                       memory_name(memory), name));
+  const std::size_t bytes = count * dtype_size(dtype);
+  void* data = nullptr;
+  switch (memory) {
+  case Memory::device: AISP_CUDA_CHECK(cudaMalloc(&data, bytes)); break;
+  case Memory::pinned: AISP_CUDA_CHECK(cudaMallocHost(&data, bytes)); break;
+  case Memory::managed: AISP_CUDA_CHECK(cudaMallocManaged(&data, bytes)); break;
+  case Memory::host: {
+    // Page-aligned: suits O_DIRECT reads and wide vector loads alike.
+    const std::size_t rounded = (bytes + 4095) / 4096 * 4096;
+    data = std::aligned_alloc(4096, rounded);
+    if (data == nullptr)
+      throw std::runtime_error(fmt::format("alloc: out of host memory for '{}' ({} bytes)", name,
+                                           bytes));
+    break;
+  }
+  }
+  state_->tensors.emplace_back(std::move(name), dtype, count, memory, role, data);
+  state_->allocated_bytes += bytes;
+  return state_->tensors.back();
+}
+
+void Context::fill_uniform(const Tensor& t, double lo, double hi) {
+  if (!dtype_is_floating(t.dtype()))
+    throw std::invalid_argument(fmt::format(
+        "fill_uniform: tensor '{}' is {}; use fill_uniform_int for integer tensors", t.name(),
+        dtype_name(t.dtype())));
+  const auto key = detail::fill_key(seed(), t.name().data(), t.name().size());
+  if (t.memory() == Memory::device || t.memory() == Memory::managed)
+    detail::fill_uniform_device(t.dtype(), t.data(), t.count(), key, lo, hi, stream());
+  else
+    detail::fill_uniform_host(t.dtype(), t.data(), t.count(), key, lo, hi, host_threads());
+}
+
+void Context::fill_uniform_int(const Tensor& t, std::int64_t lo, std::int64_t hi) {
+  if (dtype_is_floating(t.dtype()) || hi < lo)
+    throw std::invalid_argument(fmt::format(
+        "fill_uniform_int: tensor '{}' ({}) needs an integer dtype and lo <= hi", t.name(),
+        dtype_name(t.dtype())));
+  const auto key = detail::fill_key(seed(), t.name().data(), t.name().size());
+  if (t.memory() == Memory::device || t.memory() == Memory::managed)
+    detail::fill_int_device(t.dtype(), t.data(), t.count(), key, lo, hi, stream());
+  else
+    detail::fill_int_host(t.dtype(), t.data(), t.count(), key, lo, hi, host_threads());
+}
+
+cublasContext* Context::cublas() {
+  if (!has_gpu()) throw std::logic_error("cublas() called by a CPU-only variant");
+  if (state_->cublas == nullptr) {
+    AISP_CUBLAS_CHECK(cublasCreate(&state_->cublas));
+    AISP_CUBLAS_CHECK(cublasSetStream(state_->cublas, stream()));
+    // The harness's math policy: no implicit TF32 or reduced precision. A variant that wants
+    // tensor-core math for fp32 says so in its own calls and in its tolerance justification.
+    AISP_CUBLAS_CHECK(cublasSetMathMode(state_->cublas, CUBLAS_DEFAULT_MATH));
+  }
+  return state_->cublas;
+}
+
+const std::filesystem::path& Context::scratch_dir() {
+  if (state_->scratch.empty()) {
+    const std::filesystem::path root = state_->options.scratch_root.empty()
+                                           ? std::filesystem::temp_directory_path()
+                                           : state_->options.scratch_root;
+    std::filesystem::create_directories(root);
+    std::string pattern = (root / "aisp-scratch-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error(fmt::format("scratch_dir: cannot create a directory under {}: {}",
+                                           root.string(), std::strerror(errno)));
+    state_->scratch = pattern;
+  }
+  return state_->scratch;
+}
+
+void poison_tensor(const Tensor& t, cudaStream_t stream) {
+  const int byte = dtype_is_floating(t.dtype()) ? kFloatPoisonByte : kIntegerPoisonByte;
+  if (t.memory() == Memory::device || t.memory() == Memory::managed) {
+    AISP_CUDA_CHECK(cudaMemsetAsync(t.data(), byte, t.bytes(), stream));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  } else {
+    std::memset(t.data(), byte, t.bytes());
+  }
+}
+
+std::vector<unsigned char> read_tensor_bytes(const Tensor& t, cudaStream_t stream) {
+  std::vector<unsigned char> bytes(t.bytes());
+  if (t.memory() == Memory::device || t.memory() == Memory::managed) {
+    AISP_CUDA_CHECK(cudaMemcpyAsync(bytes.data(), t.data(), t.bytes(), cudaMemcpyDeviceToHost,
+                                    stream));
+    AISP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  } else {
+    if (stream != nullptr) AISP_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::memcpy(bytes.data(), t.data(), t.bytes());
+  }
+  return bytes;
+}
+
+}  // namespace aisp

@@ -1,0 +1,54 @@
+// The harness side of a Context: every allocation it handed out, the stream, the seed, the
+// library handles. Freed in reverse order when the Context goes.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "aisp/context.hpp"
+#include "aisp/tensor.hpp"
+
+namespace aisp {
+
+struct ContextOptions {
+  std::uint64_t seed = 0;
+  int device = -1;                 // -1: CPU-only variant, no CUDA calls at all
+  cudaStream_t stream = nullptr;   // the worker's measurement stream (not owned)
+  int host_threads = 0;            // 0: hardware concurrency
+  std::filesystem::path scratch_root;  // where scratch_dir() is created; empty: temp dir
+};
+
+namespace detail {
+
+struct ContextState {
+  explicit ContextState(ContextOptions options);
+  ~ContextState();
+  ContextState(const ContextState&) = delete;
+  ContextState& operator=(const ContextState&) = delete;
+
+  ContextOptions options;
+  cudaDeviceProp properties{};
+  std::vector<Tensor> tensors;
+  cublasContext* cublas = nullptr;
+  std::filesystem::path scratch;
+  std::size_t allocated_bytes = 0;
+};
+
+}  // namespace detail
+
+std::unique_ptr<Context> make_context(ContextOptions options);
+
+// Fills floats with NaN bit patterns (all bytes 0xFF) and integers with kIntegerPoisonByte,
+// so an element the variant never wrote is recognizable.
+inline constexpr unsigned char kFloatPoisonByte = 0xFF;
+inline constexpr unsigned char kIntegerPoisonByte = 0xA5;
+void poison_tensor(const Tensor& tensor, cudaStream_t stream);
+
+// Copies a tensor's contents to a host byte vector (synchronizes the stream).
+std::vector<unsigned char> read_tensor_bytes(const Tensor& tensor, cudaStream_t stream);
+
+}  // namespace aisp

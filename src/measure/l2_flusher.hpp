@@ -1,0 +1,33 @@
+// Before every timed sample: evict the L2 by writing a buffer larger than it, and undo any
+// persisting-L2 state a variant may have set, so each sample starts from cold cache and the
+// same cache policy.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace aisp {
+
+class L2Flusher {
+public:
+  // Sizes the buffer at twice the device's L2 (read off the device).
+  L2Flusher(int device, cudaStream_t stream);
+  ~L2Flusher();
+  L2Flusher(const L2Flusher&) = delete;
+  L2Flusher& operator=(const L2Flusher&) = delete;
+
+  // Enqueues the eviction on the stream and resets persisting-L2 lines and the stream's access
+  // policy window. Does not synchronize.
+  void flush();
+  std::size_t bytes() const { return bytes_; }
+
+private:
+  cudaStream_t stream_;
+  void* buffer_ = nullptr;
+  std::size_t bytes_ = 0;
+  bool persisting_l2_supported_ = false;
+  unsigned char fill_value_ = 0;
+};
+
+}  // namespace aisp

@@ -1,0 +1,67 @@
+// Times one variant: builds its instance(s), warms up, chooses how to time it (per-call events,
+// graph replay over rotating input sets, or the host clock for CPU-only variants) and takes one
+// sample at a time, so the caller can interleave baseline and optimized samples.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aisp/benchmark.hpp"
+#include "aisp/result.hpp"
+#include "core/context_state.hpp"
+#include "measure/l2_flusher.hpp"
+#include "run/run_settings.hpp"
+
+namespace aisp {
+
+struct TimedSample {
+  double event_ms = 0;  // device time per run (0 for CPU-only variants)
+  double host_ms = 0;   // host wall time per run, device-wide synchronized
+};
+
+class VariantTimer {
+public:
+  // `flusher` and `options.stream` are null for CPU-only variants.
+  VariantTimer(BenchmarkFactory factory, ContextOptions options, L2Flusher* flusher);
+  ~VariantTimer();
+  VariantTimer(const VariantTimer&) = delete;
+  VariantTimer& operator=(const VariantTimer&) = delete;
+
+  // Setup, warm-up, and the choice of timing method.
+  void prepare(const MeasurementSettings& settings);
+  TimedSample sample();
+
+  TimingMethod method() const { return method_; }
+  int runs_per_sample() const { return runs_per_sample_; }
+  int rotating_sets() const { return static_cast<int>(instances_.size()); }
+  // Why the method was chosen (e.g. a graph capture that failed and fell back to events).
+  const std::string& method_note() const { return method_note_; }
+  Benchmark& primary() { return *instances_.front(); }
+  Context& primary_context() { return *contexts_.front(); }
+
+private:
+  bool cpu_only() const { return options_.device < 0; }
+  void add_instance();
+  void run_all_once();
+  TimedSample sample_direct();
+  TimedSample sample_graph();
+  bool try_build_graph(double run_us, const MeasurementSettings& settings);
+  void destroy_graph();
+
+  BenchmarkFactory factory_;
+  ContextOptions options_;
+  L2Flusher* flusher_;
+  std::vector<std::unique_ptr<Benchmark>> instances_;
+  std::vector<std::unique_ptr<Context>> contexts_;
+  TimingMethod method_ = TimingMethod::cuda_events;
+  int runs_per_sample_ = 1;
+  std::string method_note_;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t graph_exec_ = nullptr;
+};
+
+}  // namespace aisp

@@ -1,0 +1,154 @@
+#include "report/text_summary.hpp"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "report/report_format.hpp"
+
+namespace aisp {
+namespace {
+
+namespace rf = report_format;
+
+constexpr std::size_t kMaxReasonChars = 300;
+constexpr std::size_t kMaxTableNoteChars = 120;
+constexpr std::string_view kFasterVerdict = "faster";
+
+bool has_samples(const std::optional<VariantMeasurement>& measurement) {
+  return measurement && measurement->stats.count > 0;
+}
+
+std::string median_text(const std::optional<VariantMeasurement>& measurement) {
+  return has_samples(measurement) ? rf::format_duration_ms(measurement->stats.median)
+                                  : std::string(rf::kAbsent);
+}
+
+std::string speedup_text(const Speedup& speedup) {
+  std::string text = rf::format_speedup(speedup);
+  if (!speedup.verdict.empty() && speedup.verdict != kFasterVerdict) {
+    text += " " + speedup.verdict;
+  }
+  return text;
+}
+
+std::string outcome_with_log(const PairResult& result, std::size_t max_chars) {
+  std::string text = rf::single_line(rf::describe_outcome(result), max_chars);
+  if (!result.log_file.empty() && result.status != PairStatus::skipped) {
+    text += fmt::format(" (log: {})", result.log_file);
+  }
+  return text;
+}
+
+enum class Align { left, right };
+
+struct Column {
+  std::string_view title;
+  Align align;
+};
+
+std::string pad(const std::string& text, std::size_t width, Align align) {
+  const std::size_t used = rf::display_width(text);
+  const std::string fill(width > used ? width - used : 0, ' ');
+  return align == Align::left ? text + fill : fill + text;
+}
+
+}  // namespace
+
+std::string format_pair_line(const PairResult& result) {
+  std::string line = fmt::format("{} {}", rf::status_label(result.status), result.target);
+  if (result.status != PairStatus::passed) {
+    return line + "  " + outcome_with_log(result, kMaxReasonChars);
+  }
+  if (has_samples(result.baseline) || has_samples(result.optimized)) {
+    line += fmt::format("  {} → {}", median_text(result.baseline), median_text(result.optimized));
+  } else {
+    line += "  verified";
+    if (!result.verification.checks.empty()) {
+      const std::size_t count = result.verification.checks.size();
+      line += fmt::format(" ({} check{})", count, count == 1 ? "" : "s");
+    }
+  }
+  if (rf::shows_speedup(result)) {
+    line += "  " + speedup_text(*result.speedup);
+    if (result.roofline) {
+      line += "  " + rf::format_roofline(*result.roofline, false);
+    }
+  }
+  return line;
+}
+
+std::string render_text_summary(const RunResults& results) {
+  const std::string speedup_title = fmt::format("Speedup [{}]", rf::confidence_label(results));
+  const std::array<Column, 7> columns{{
+      {"Status", Align::left},
+      {"Target", Align::left},
+      {"Baseline", Align::right},
+      {"Optimized", Align::right},
+      {speedup_title, Align::left},
+      {"Roofline", Align::left},
+      {"Note", Align::left},
+  }};
+
+  std::vector<std::array<std::string, 7>> rows;
+  rows.reserve(results.pairs.size());
+  for (const PairResult& pair : results.pairs) {
+    const bool speedup_shown = rf::shows_speedup(pair);
+    std::string note;
+    if (pair.status != PairStatus::passed) {
+      note = outcome_with_log(pair, kMaxTableNoteChars);
+    } else if (speedup_shown) {
+      note = pair.speedup->verdict;
+    } else if (!has_samples(pair.baseline) && !has_samples(pair.optimized)) {
+      note = "verified";
+    }
+    rows.push_back({
+        std::string(rf::status_label(pair.status)),
+        pair.target,
+        median_text(pair.baseline),
+        median_text(pair.optimized),
+        speedup_shown ? rf::format_speedup(*pair.speedup) : std::string(rf::kAbsent),
+        speedup_shown && pair.roofline ? rf::format_roofline(*pair.roofline, false)
+                                       : std::string(rf::kAbsent),
+        note,
+    });
+  }
+
+  std::array<std::size_t, 7> widths{};
+  for (std::size_t column = 0; column < columns.size(); ++column) {
+    widths[column] = rf::display_width(columns[column].title);
+    for (const auto& row : rows) {
+      widths[column] = std::max(widths[column], rf::display_width(row[column]));
+    }
+  }
+  const auto render_row = [&](const std::array<std::string, 7>& cells) {
+    std::string line;
+    for (std::size_t column = 0; column < columns.size(); ++column) {
+      const bool last = column + 1 == columns.size();
+      line += (column == 0 ? "" : "  ");
+      line += last ? cells[column] : pad(cells[column], widths[column], columns[column].align);
+    }
+    while (!line.empty() && line.back() == ' ') {
+      line.pop_back();
+    }
+    return line + "\n";
+  };
+
+  std::array<std::string, 7> header;
+  for (std::size_t column = 0; column < columns.size(); ++column) {
+    header[column] = std::string(columns[column].title);
+  }
+  std::string text = render_row(header);
+  for (const auto& row : rows) {
+    text += render_row(row);
+  }
+  text += "\n" + rf::format_counts(rf::count_statuses(results));
+  if (!results.complete) {
+    text += " (interrupted: the results are partial)";
+  }
+  return text + "\n";
+}
+
+}  // namespace aisp

@@ -1,0 +1,32 @@
+// What the worker knows of the GPU before running a pair, and whether a pair's requirements
+// are met. An unmet requirement is a skip with a reason that says what is missing.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "aisp/benchmark.hpp"
+
+namespace aisp {
+
+struct DeviceSnapshot {
+  int device_count = 0;
+  std::string error;  // why no GPU is usable; empty when one is
+  int device = 0;
+  std::string name;
+  int compute_capability = 0;  // major * 10 + minor
+  std::size_t free_bytes = 0;
+  bool binary_has_code = false;  // this binary carries machine code or PTX the GPU can run
+  std::string code_error;
+};
+
+DeviceSnapshot probe_device(int device);
+
+// nullopt when every requirement holds; otherwise the skip reason.
+std::optional<std::string> unmet_requirement(const Requirements& requirements,
+                                             const DeviceSnapshot& snapshot);
+
+// True when the binary was built with code this device can run (probes a trivial kernel).
+bool binary_runs_on_current_device(std::string* error);
+
+}  // namespace aisp

@@ -1,0 +1,76 @@
+#include "run/run_directory.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <random>
+#include <stdexcept>
+
+#include "report/csv_export.hpp"
+#include "report/markdown_summary.hpp"
+#include "report/results_json.hpp"
+
+namespace aisp {
+namespace {
+
+std::string format_utc(const char* pattern) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buffer[64];
+  std::strftime(buffer, sizeof(buffer), pattern, &tm);
+  return buffer;
+}
+
+}  // namespace
+
+std::string utc_now_iso8601() { return format_utc("%Y-%m-%dT%H:%M:%SZ"); }
+
+std::string make_run_id() {
+  std::random_device device;
+  return fmt::format("{}-{:04x}", format_utc("%Y%m%d-%H%M%S"), device() & 0xFFFF);
+}
+
+RunDirectory::RunDirectory(const std::filesystem::path& artifacts_dir, const std::string& run_id)
+    : path_(std::filesystem::absolute(artifacts_dir / "runs" / run_id)) {
+  std::error_code error;
+  std::filesystem::create_directories(path_ / "logs", error);
+  if (error)
+    throw std::runtime_error(fmt::format("cannot create the run directory {}: {}; choose another "
+                                         "place with --artifacts-dir",
+                                         path_.string(), error.message()));
+  jsonl_.open(path_ / "results.jsonl", std::ios::app);
+  if (!jsonl_)
+    throw std::runtime_error(fmt::format("cannot open {}", (path_ / "results.jsonl").string()));
+}
+
+std::string RunDirectory::log_name(const std::string& target) const {
+  std::string name = target;
+  for (char& c : name)
+    if (c == ':' || c == '/') c = '_';
+  return "logs/" + name + ".log";
+}
+
+std::filesystem::path RunDirectory::log_path(const std::string& target) const {
+  return path_ / log_name(target);
+}
+
+void RunDirectory::write_manifest(const nlohmann::json& manifest) {
+  manifest_ = manifest;
+  write_json_atomically(path_ / "manifest.json", manifest);
+}
+
+void RunDirectory::append_result(const PairResult& result) {
+  jsonl_ << to_json_line(result) << '\n';
+  jsonl_.flush();
+}
+
+void RunDirectory::write_snapshot(const RunResults& results) {
+  write_json_atomically(path_ / "results.json", to_json(results));
+  write_file_atomically(path_ / "summary.md", render_markdown_summary(results, manifest_));
+  write_file_atomically(path_ / "results.csv", render_csv(results));
+}
+
+}  // namespace aisp

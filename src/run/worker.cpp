@@ -1,0 +1,58 @@
+// The hidden `__worker` subcommand: one pair, one process. Whatever happens inside the pair, the
+// worker tries to send a result line; what it cannot (a segfault, a hang) the orchestrator sees.
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "aisp/check.hpp"
+#include "core/pair_catalog.hpp"
+#include "run/pair_measurement.hpp"
+#include "run/suite_runner.hpp"
+#include "run/worker_channel.hpp"
+
+namespace aisp {
+
+int run_worker(const std::string& target, const MeasurementSettings& settings, bool verify_only,
+               int out_fd) {
+  const WorkerChannel channel(out_fd);
+  PairResult result;
+  result.target = target;
+  const auto catalog = build_pair_catalog(registered_variants(), nullptr);
+  const auto found = std::find_if(catalog.begin(), catalog.end(),
+                                  [&](const PairInfo& p) { return p.target == target; });
+  if (found == catalog.end()) {
+    result.status = PairStatus::failed;
+    result.reason = fmt::format("worker: no pair '{}' in this binary", target);
+    channel.result(result);
+    return 2;
+  }
+  result.chapter = found->chapter;
+  result.pair = found->pair;
+  result.baseline_variant = found->baseline->stem;
+  result.optimized_variant = found->optimized->stem;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    measure_pair(*found, settings, verify_only, channel, result);
+  } catch (const CudaError& e) {
+    result.status = PairStatus::failed;
+    result.reason = e.code() == cudaErrorMemoryAllocation
+                        ? fmt::format("out of device memory: {}", e.what())
+                        : fmt::format("CUDA error: {}", e.what());
+  } catch (const std::bad_alloc&) {
+    result.status = PairStatus::failed;
+    result.reason = "out of host memory (std::bad_alloc)";
+  } catch (const std::exception& e) {
+    result.status = PairStatus::failed;
+    result.reason = fmt::format("error: {}", e.what());
+  }
+  result.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (result.status == PairStatus::failed) {
+    // A failed pair reports no speedup, whatever was measured before the failure.
+    result.speedup.reset();
+  }
+  channel.result(result);
+  return 0;
+}
+
+}  // namespace aisp

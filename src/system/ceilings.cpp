@@ -1,0 +1,277 @@
+// The ceiling names and units, the built-in measured table, and the stored-peaks files.
+#include "system/ceilings.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace aisp {
+namespace {
+
+struct CeilingDescription {
+  Ceiling ceiling;
+  std::string_view name;  // equal to the enumerator's name
+  std::string_view unit;
+};
+
+// In enumerator order, so a Ceiling indexes it directly (checked below).
+constexpr std::array<CeilingDescription, 13> kCeilingDescriptions{{
+    {Ceiling::none, "none", ""},
+    {Ceiling::hbm_bandwidth, "hbm_bandwidth", "GB/s"},
+    {Ceiling::l2_bandwidth, "l2_bandwidth", "GB/s"},
+    {Ceiling::host_to_device_pinned, "host_to_device_pinned", "GB/s"},
+    {Ceiling::host_to_device_pageable, "host_to_device_pageable", "GB/s"},
+    {Ceiling::device_to_host_pinned, "device_to_host_pinned", "GB/s"},
+    {Ceiling::host_memory_bandwidth, "host_memory_bandwidth", "GB/s"},
+    {Ceiling::fp32_simt, "fp32_simt", "TFLOP/s"},
+    {Ceiling::tf32_tensor, "tf32_tensor", "TFLOP/s"},
+    {Ceiling::bf16_tensor, "bf16_tensor", "TFLOP/s"},
+    {Ceiling::fp16_tensor, "fp16_tensor", "TFLOP/s"},
+    {Ceiling::fp8_tensor, "fp8_tensor", "TFLOP/s"},
+    {Ceiling::graph_node_launch, "graph_node_launch", "us"},
+}};
+
+constexpr bool descriptions_in_enum_order() {
+  for (std::size_t i = 0; i < kCeilingDescriptions.size(); ++i) {
+    if (static_cast<std::size_t>(kCeilingDescriptions[i].ceiling) != i) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(descriptions_in_enum_order(), "kCeilingDescriptions must follow enum Ceiling");
+static_assert(static_cast<std::size_t>(Ceiling::graph_node_launch) + 1 ==
+                  kCeilingDescriptions.size(),
+              "a Ceiling was added: describe it in kCeilingDescriptions");
+
+const CeilingDescription& describe(Ceiling ceiling) {
+  const auto index = static_cast<std::size_t>(ceiling);
+  return index < kCeilingDescriptions.size() ? kCeilingDescriptions[index]
+                                             : kCeilingDescriptions[0];
+}
+
+// One measured figure. Only numbers read on our machines belong here; docs/system-info.md
+// reproduces this table and ANCHORS.md holds the measurements' full record.
+struct MeasuredCeiling {
+  std::string_view hardware_key;
+  Ceiling ceiling;
+  double value;             // in ceiling_unit(ceiling)
+  std::string_view where;   // the machine, toolkit and date
+  std::string_view method;  // how it was measured
+};
+
+constexpr std::string_view kH200 = "ANCHORS.md: measured on H200, CUDA 13.0, 2026-11-21";
+constexpr std::string_view kH100 =
+    "ANCHORS.md: an H100 measured by the project, figure given as approximate (SXM: the figures "
+    "exceed what an H100 PCIe reaches)";
+
+constexpr std::array<MeasuredCeiling, 11> kMeasuredCeilings{{
+    {"h200", Ceiling::hbm_bandwidth, 4275, kH200,
+     "cudaMemcpyAsync device-to-device of 4 GiB, median of 20, bytes read + written"},
+    {"h200", Ceiling::host_to_device_pinned, 55, kH200, "1 GiB cudaMemcpy from pinned memory"},
+    {"h200", Ceiling::device_to_host_pinned, 55, kH200, "1 GiB cudaMemcpy to pinned memory"},
+    {"h200", Ceiling::host_to_device_pageable, 6.3, kH200,
+     "1 GiB cudaMemcpy from malloc'd (pageable) memory"},
+    {"h200", Ceiling::fp32_simt, 50.6, kH200, "cuBLAS SGEMM 8192^3, no tensor cores"},
+    {"h200", Ceiling::tf32_tensor, 406, kH200, "cuBLAS TF32 GEMM 8192^3"},
+    {"h200", Ceiling::bf16_tensor, 770, kH200,
+     "cuBLAS BF16 GEMM 8192^3 (cublasGemmEx, fp32 accumulate, random data); 770 is the middle "
+     "of the measured 764-776 range"},
+    {"h200", Ceiling::fp8_tensor, 1438, kH200,
+     "cuBLASLt FP8 e4m3 GEMM 8192^3, TN layout, bf16 output"},
+    {"h200", Ceiling::graph_node_launch, 0.68, kH200,
+     "CUDA graph of 1000 empty kernels, host clock, cost per node"},
+    {"h100_sxm", Ceiling::hbm_bandwidth, 3000, kH100,
+     "device-to-device copy, about 3.0 TB/s (bytes read + written)"},
+    {"h100_sxm", Ceiling::bf16_tensor, 798, kH100, "cuBLAS BF16 GEMM, about 798 TFLOP/s"},
+}};
+
+std::optional<CeilingValue> find_measured(std::string_view hardware_key, Ceiling ceiling) {
+  for (const MeasuredCeiling& row : kMeasuredCeilings) {
+    if (row.hardware_key == hardware_key && row.ceiling == ceiling) {
+      return CeilingValue{row.value, std::string(ceiling_unit(ceiling)),
+                          fmt::format("{}; {}", row.where, row.method)};
+    }
+  }
+  return std::nullopt;
+}
+
+// "2x_h200" -> "h200"; nullopt for a key without an "<N>x_" prefix or with several models.
+std::optional<std::string> single_gpu_key(const std::string& hardware_key) {
+  const auto marker = hardware_key.find("x_");
+  if (marker == std::string::npos || marker == 0 || hardware_key.find('+') != std::string::npos) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < marker; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(hardware_key[i]))) {
+      return std::nullopt;
+    }
+  }
+  return hardware_key.substr(marker + 2);
+}
+
+std::filesystem::path peaks_file(const std::filesystem::path& peaks_dir,
+                                 const std::string& hardware_key) {
+  return peaks_dir / (hardware_key + ".json");
+}
+
+// The parsed file, or nullopt when it does not exist.
+std::optional<nlohmann::json> read_peaks_file(const std::filesystem::path& file) {
+  std::error_code error;
+  if (!std::filesystem::exists(file, error)) {
+    return std::nullopt;
+  }
+  std::ifstream stream(file);
+  if (!stream) {
+    throw std::runtime_error(
+        fmt::format("cannot read measured ceilings from {}: check its permissions", file.string()));
+  }
+  std::stringstream text;
+  text << stream.rdbuf();
+  try {
+    nlohmann::json document = nlohmann::json::parse(text.str());
+    if (!document.is_object() ||
+        (document.contains("ceilings") && !document["ceilings"].is_object())) {
+      throw std::runtime_error(fmt::format(
+          "{} is not a measured-ceilings file (expected an object with a \"ceilings\" object): "
+          "fix it, or delete it and rerun `aisp bench peak`",
+          file.string()));
+    }
+    return document;
+  } catch (const nlohmann::json::parse_error& parse_error) {
+    throw std::runtime_error(
+        fmt::format("{} is not valid JSON ({}): fix it, or delete it and rerun `aisp bench peak`",
+                    file.string(), parse_error.what()));
+  }
+}
+
+}  // namespace
+
+std::string_view ceiling_name(Ceiling ceiling) { return describe(ceiling).name; }
+
+std::string_view ceiling_unit(Ceiling ceiling) { return describe(ceiling).unit; }
+
+std::optional<Ceiling> ceiling_from_name(std::string_view name) {
+  for (const CeilingDescription& description : kCeilingDescriptions) {
+    if (description.name == name) {
+      return description.ceiling;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<CeilingValue> measured_ceiling(const std::string& hardware_key, Ceiling ceiling) {
+  if (ceiling == Ceiling::none) {
+    return std::nullopt;
+  }
+  if (auto value = find_measured(hardware_key, ceiling)) {
+    return value;
+  }
+  if (const auto single = single_gpu_key(hardware_key)) {
+    return find_measured(*single, ceiling);
+  }
+  return std::nullopt;
+}
+
+std::optional<CeilingValue> stored_ceiling(const std::filesystem::path& peaks_dir,
+                                           const std::string& hardware_key, Ceiling ceiling) {
+  if (ceiling == Ceiling::none) {
+    return std::nullopt;
+  }
+  const std::filesystem::path file = peaks_file(peaks_dir, hardware_key);
+  const std::optional<nlohmann::json> document = read_peaks_file(file);
+  if (!document || !document->contains("ceilings")) {
+    return std::nullopt;
+  }
+  const std::string name(ceiling_name(ceiling));
+  const nlohmann::json& ceilings = (*document)["ceilings"];
+  if (!ceilings.contains(name)) {
+    return std::nullopt;
+  }
+  const nlohmann::json& entry = ceilings[name];
+  const auto malformed = [&](std::string_view what) {
+    return std::runtime_error(
+        fmt::format("{}: ceilings.{} {}: fix the entry, or delete it and rerun `aisp bench peak`",
+                    file.string(), name, what));
+  };
+  if (!entry.is_object() || !entry.contains("value") || !entry["value"].is_number()) {
+    throw malformed("has no numeric \"value\"");
+  }
+  CeilingValue value;
+  value.value = entry["value"].get<double>();
+  if (!std::isfinite(value.value) || value.value <= 0) {
+    throw malformed(fmt::format("has value {}, which is not positive", value.value));
+  }
+  value.unit = std::string(ceiling_unit(ceiling));
+  if (entry.contains("unit")) {
+    if (!entry["unit"].is_string() || entry["unit"].get<std::string>() != value.unit) {
+      throw malformed(
+          fmt::format("has unit {}, expected \"{}\"", entry["unit"].dump(), value.unit));
+    }
+  }
+  value.source = entry.contains("source") && entry["source"].is_string()
+                     ? entry["source"].get<std::string>()
+                     : "";
+  value.source =
+      fmt::format("{}{}{}", file.string(), value.source.empty() ? "" : ": ", value.source);
+  return value;
+}
+
+void store_ceiling(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
+                   Ceiling ceiling, const CeilingValue& value) {
+  if (ceiling == Ceiling::none) {
+    throw std::runtime_error("store_ceiling: Ceiling::none has no value to store");
+  }
+  const std::filesystem::path file = peaks_file(peaks_dir, hardware_key);
+  nlohmann::json document =
+      read_peaks_file(file).value_or(nlohmann::json{{"hardware_key", hardware_key}});
+  document["hardware_key"] = hardware_key;
+  document["ceilings"][std::string(ceiling_name(ceiling))] = {
+      {"value", value.value},
+      {"unit", value.unit.empty() ? std::string(ceiling_unit(ceiling)) : value.unit},
+      {"source", value.source},
+  };
+  std::error_code error;
+  std::filesystem::create_directories(peaks_dir, error);
+  const std::filesystem::path temporary =
+      file.string() + fmt::format(".tmp.{}", static_cast<long>(getpid()));
+  {
+    std::ofstream stream(temporary, std::ios::trunc);
+    stream << document.dump(2) << '\n';
+    if (!stream.flush()) {
+      throw std::runtime_error(
+          fmt::format("cannot write measured ceilings to {}: check that the directory is writable",
+                      temporary.string()));
+    }
+  }
+  std::filesystem::rename(temporary, file, error);
+  if (error) {
+    const std::string reason = error.message();
+    std::filesystem::remove(temporary, error);
+    throw std::runtime_error(fmt::format("cannot replace {}: {}", file.string(), reason));
+  }
+}
+
+std::optional<CeilingValue> resolve_ceiling(const std::filesystem::path& peaks_dir,
+                                            const std::string& hardware_key, Ceiling ceiling) {
+  if (auto stored = stored_ceiling(peaks_dir, hardware_key, ceiling)) {
+    return stored;
+  }
+  if (const auto single = single_gpu_key(hardware_key)) {
+    if (auto stored = stored_ceiling(peaks_dir, *single, ceiling)) {
+      return stored;
+    }
+  }
+  return measured_ceiling(hardware_key, ceiling);
+}
+
+}  // namespace aisp

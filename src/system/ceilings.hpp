@@ -1,0 +1,50 @@
+// Measured hardware ceilings, the denominators of every roofline fraction. Two sources: values
+// `aisp bench peak` measured on this kind of machine (<peaks_dir>/<hardware_key>.json), and a
+// built-in table of figures measured on our test machines (docs/system-info.md). Datasheet peaks
+// are never used.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "aisp/benchmark.hpp"
+
+namespace aisp {
+
+struct CeilingValue {
+  double value = 0;
+  std::string unit;    // ceiling_unit(ceiling): "GB/s", "TFLOP/s" or "us"
+  std::string source;  // where the figure comes from: file, machine, toolkit, date, method
+};
+
+// "GB/s" for bandwidths, "TFLOP/s" for compute, "us" for graph_node_launch, "" for none.
+std::string_view ceiling_unit(Ceiling ceiling);
+// The Ceiling named by ceiling_name(), or nullopt for an unknown name.
+std::optional<Ceiling> ceiling_from_name(std::string_view name);
+
+// The built-in measured figure. A multi-GPU key ("2x_h200") falls back to its single-GPU key
+// ("h200"), because ceilings are per device. nullopt when nothing was measured for it.
+std::optional<CeilingValue> measured_ceiling(const std::string& hardware_key, Ceiling ceiling);
+
+// The figure stored in <peaks_dir>/<hardware_key>.json, whose form is
+//   {"hardware_key": "h200",
+//    "ceilings": {"hbm_bandwidth": {"value": 4275, "unit": "GB/s", "source": "..."}, ...}}
+// nullopt when the file or the entry is absent. Throws std::runtime_error naming the file when it
+// is not valid JSON or the entry is malformed (no numeric positive value, a unit other than
+// ceiling_unit(ceiling)).
+std::optional<CeilingValue> stored_ceiling(const std::filesystem::path& peaks_dir,
+                                           const std::string& hardware_key, Ceiling ceiling);
+
+// Writes (or replaces) one entry of <peaks_dir>/<hardware_key>.json, keeping the others; the
+// file is replaced atomically. Throws std::runtime_error when it cannot be read or written.
+void store_ceiling(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
+                   Ceiling ceiling, const CeilingValue& value);
+
+// Stored first (the exact key, then the single-GPU key), then built-in; nullopt when neither
+// has it. Throws like stored_ceiling.
+std::optional<CeilingValue> resolve_ceiling(const std::filesystem::path& peaks_dir,
+                                            const std::string& hardware_key, Ceiling ceiling);
+
+}  // namespace aisp

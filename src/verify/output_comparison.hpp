@@ -1,0 +1,35 @@
+// Element-by-element checks of one output: every element written (no poison left), no NaN/Inf,
+// and optimized within tolerance of baseline. Integers compare exactly unless a tolerance says
+// otherwise. The numbers in each outcome's detail are the ones compared.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "aisp/benchmark.hpp"
+#include "aisp/result.hpp"
+
+namespace aisp {
+
+// Elements still holding the poison pattern written before the verification run.
+std::size_t count_unwritten(DType dtype, const std::vector<unsigned char>& bytes);
+
+// NaN and Inf elements (always 0 for integer dtypes).
+std::size_t count_non_finite(DType dtype, const std::vector<unsigned char>& bytes);
+
+struct ToleranceReport {
+  bool passed = false;
+  std::size_t mismatches = 0;
+  double max_abs_error = 0, max_rel_error = 0;
+  std::size_t first_mismatch = 0;
+  double first_expected = 0, first_actual = 0;
+};
+
+ToleranceReport compare_within_tolerance(DType dtype, const std::vector<unsigned char>& expected,
+                                         const std::vector<unsigned char>& actual,
+                                         const Tolerance& tolerance);
+
+std::string describe(const ToleranceReport& report, const Tolerance& tolerance,
+                     const std::string& output_name, std::size_t count);
+
+}  // namespace aisp
