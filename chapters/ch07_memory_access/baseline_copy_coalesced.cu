@@ -9,23 +9,30 @@
 namespace aisp::ch07 {
 namespace {
 
+// Thread slot t = base + k·blockDim + threadIdx for k < kElementsPerThread, copied at the
+// element t reaches walking down the columns.
 __global__ void copy_column_order(const float* __restrict__ in, float* __restrict__ out,
-                                  std::size_t count, int log2_rows, int log2_cols) {
-  const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= count)
-    return;
-  const std::size_t row = t & ((std::size_t{1} << log2_rows) - 1);  // t mod rows
-  const std::size_t col = t >> log2_rows;                           // t / rows
-  const std::size_t i = (row << log2_cols) + col;
-  out[i] = in[i];
+                                  int log2_rows, int log2_cols) {
+  constexpr int kPer = CoalescedCopyProblem::kElementsPerThread;
+  const std::size_t base = static_cast<std::size_t>(blockIdx.x) * blockDim.x * kPer + threadIdx.x;
+  const std::size_t row_mask = (std::size_t{1} << log2_rows) - 1;
+  std::size_t index[kPer];
+  float v[kPer];
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) {
+    const std::size_t t = base + static_cast<std::size_t>(k) * blockDim.x;
+    index[k] = ((t & row_mask) << log2_cols) + (t >> log2_rows);  // row = t mod rows, col = t / rows
+    v[k] = in[index[k]];
+  }
+#pragma unroll
+  for (int k = 0; k < kPer; ++k) out[index[k]] = v[k];
 }
 
 }  // namespace
 
 struct CopyColumnOrder : CoalescedCopyProblem {
   void run(aisp::Context& ctx) override {
-    copy_column_order<<<kBlocks, kThreads, 0, ctx.stream()>>>(in(), out(), kCount, kLog2Rows,
-                                                              kLog2Cols);
+    copy_column_order<<<kBlocks, kThreads, 0, ctx.stream()>>>(in(), out(), kLog2Rows, kLog2Cols);
     AISP_CHECK_LAUNCH();
   }
 };

@@ -150,6 +150,7 @@ struct SuiteCommand {
   std::vector<std::string> targets;
   bool json = false;
   std::string artifacts_dir = "artifacts";
+  bool update_expectations = false;
   std::unique_ptr<SettingFlags> settings;
 
   void add_flags(CLI::App& app, bool verify_only) {
@@ -164,6 +165,10 @@ struct SuiteCommand {
     app.add_option("--artifacts-dir", artifacts_dir,
                    "Where run directories go: <DIR>/runs/<run-id>/. Default: artifacts.")
         ->type_name("DIR");
+    if (!verify_only)
+      app.add_flag("--update-expectations", update_expectations,
+                   "Write each verified pair's numbers into its chapter's "
+                   "expectations/<hardware key>.json, with provenance (GPU, commit, date, run).");
     settings = std::make_unique<SettingFlags>(app, verify_only);
   }
 };
@@ -192,6 +197,7 @@ int run_suite_command(const SuiteCommand& suite, bool verify_only, int argc, cha
   request.artifacts_dir = suite.artifacts_dir;
   request.format = suite.json ? OutputFormat::json : OutputFormat::text;
   request.verify_only = verify_only;
+  request.update_expectations = suite.update_expectations;
   request.command_line = shell_command_line(argc, argv);
   const Catalog catalog = load_catalog();
   const std::vector<PairInfo> pairs = select_pairs(catalog.pairs, request.targets);

@@ -100,6 +100,7 @@ struct RunRequest {
   std::filesystem::path artifacts_dir = "artifacts";
   OutputFormat format = OutputFormat::text;
   bool verify_only = false;  // `bench verify`: checks, no timing
+  bool update_expectations = false;  // write expectations/<hardware key>.json from verified pairs
   std::string command_line;
 };
 

@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "report/expectations.hpp"
 #include "report/results_json.hpp"
 #include "report/text_summary.hpp"
 #include "run/run_directory.hpp"
@@ -143,6 +145,24 @@ nlohmann::json make_manifest(const RunRequest& request, const SystemInfo& system
   return manifest;
 }
 
+// Writes expectations for the verified pairs of this run; the chapter folders come from the
+// variants' source paths.
+void write_expectations(const RunResults& results, const std::vector<PairInfo>& pairs,
+                        const SystemInfo& system, std::FILE* out) {
+  std::map<std::string, std::filesystem::path> chapter_dirs;
+  for (const auto& p : pairs)
+    chapter_dirs[p.chapter] = std::filesystem::path(p.baseline->source_path).parent_path();
+  ExpectationProvenance provenance;
+  provenance.gpu = system.gpus.empty() ? "none" : system.gpus.front().name;
+  provenance.git_commit = system.git_commit.empty() ? "unknown" : system.git_commit;
+  if (system.git_dirty) provenance.git_commit += "-dirty";
+  provenance.date = results.started_at.substr(0, 10);
+  provenance.run_id = results.run_id;
+  const int written = update_expectations(results, chapter_dirs, hardware_key(system), provenance);
+  fmt::print(out, "expectations: {} entr{} written for hardware '{}'\n", written,
+             written == 1 ? "y" : "ies", hardware_key(system));
+}
+
 }  // namespace
 
 int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, const char* argv0) {
@@ -197,6 +217,7 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   results.finished_at = utc_now_iso8601();
   directory.write_snapshot(results);
 
+  if (request.update_expectations && !interrupted) write_expectations(results, pairs, system, out);
   fmt::print(out, "\n{}\n", render_text_summary(results));
   fmt::print(out, "results: {}\n", directory.path().string());
   if (request.format == OutputFormat::json) std::cout << to_json(results).dump(2) << std::endl;

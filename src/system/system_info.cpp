@@ -9,6 +9,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -229,6 +230,14 @@ bool is_commit_hash(const std::string& text) {
 }
 
 void collect_git_state(SystemInfo& info) {
+  // A copy of the tree without .git (the GPU machine gets one) names its commit through the
+  // environment: AISP_GIT_COMMIT=<sha>, AISP_GIT_DIRTY=0|1.
+  if (const char* commit = std::getenv("AISP_GIT_COMMIT"); commit != nullptr && *commit != 0) {
+    info.git_commit = commit;
+    const char* dirty = std::getenv("AISP_GIT_DIRTY");
+    info.git_dirty = dirty != nullptr && std::string(dirty) != "0";
+    return;
+  }
   const std::string& source_dir = info.build.source_dir;
   if (source_dir.empty()) {
     info.git_status_error = "this binary records no source directory: git commit not recorded";

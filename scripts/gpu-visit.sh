@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# One GPU visit (docs/gpu-visit.md): build, tests (GPU ones included), the chapter runs with
+# expectations, and an independent timing cross-check with Nsight Compute. Everything lands in
+# $OUT/visit.tgz, a short table on stdout. Never changes clocks, power or compute mode.
+#   AISP_GIT_COMMIT=<sha> OUT=<dir> bash scripts/gpu-visit.sh [build|test|bench|crosscheck|all]...
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/visit-out}
+work=$PWD/visit-work
+mkdir -p "$OUT" "$work"
+stages=("${@:-all}")
+want() { for s in "${stages[@]}"; do [ "$s" = all ] || [ "$s" = "$1" ] && return 0; done; return 1; }
+export PATH=/usr/local/cuda/bin:$PATH
+
+if want build; then
+  nvidia-smi >"$work/nvidia-smi.txt" 2>&1
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
+    >"$work/configure.log" 2>&1 || { tail -30 "$work/configure.log"; exit 1; }
+  /usr/bin/time -f "build: %e s" cmake --build build-gpu -j 16 >"$work/build.log" 2>&1 \
+    || { grep -E "error|FAILED" "$work/build.log" | head -30; exit 1; }
+  tail -1 "$work/build.log"
+fi
+
+if want test; then
+  ctest --test-dir build-gpu --output-on-failure -j 4 >"$work/ctest.log" 2>&1
+  echo "ctest exit $?"; grep -E "tests passed|tests failed|Failed|\*\*\*" "$work/ctest.log" | head -20
+fi
+
+if want bench; then
+  build-gpu/aisp system info >"$work/system-info.txt" 2>&1
+  start=$(date +%s.%N)
+  build-gpu/aisp bench run -t ch07 --artifacts-dir "$work/art" --update-expectations \
+    >"$work/run-ch07.log" 2>&1
+  echo "run -t ch07: exit $?, $(echo "$(date +%s.%N) - $start" | bc) s wall"
+  build-gpu/aisp bench run -t ch01 --artifacts-dir "$work/art" --update-expectations \
+    >"$work/run-ch01.log" 2>&1
+  echo "run -t ch01: exit $?"
+  grep -hE "^(PASS|FAIL|SKIP|Status)" "$work"/run-ch0*.log
+fi
+
+if want crosscheck; then
+  # Independent timing: Nsight Compute's gpu__time_duration of the same kernel, caches flushed
+  # by ncu, clocks left alone, compared with the harness's median for that variant.
+  settings='{"fixed_samples":40,"warmup_runs":2}'
+  for spec in "ch07:copy_vectorized copy_float4" "ch07:transpose_padded transpose_padded"; do
+    set -- $spec
+    ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum --csv \
+      -k "regex:^$2" --launch-skip 4 --launch-count 30 \
+      build-gpu/aisp __worker --target "$1" --settings-json "$settings" --out-fd 3 \
+      3>"$work/ncu-${2}.jsonl" >"$work/ncu-${2}.csv" 2>"$work/ncu-${2}.err"
+    echo "ncu $1 exit $?"
+  done
+  python3 scripts/crosscheck.py "$work" || true
+fi
+
+tar czf "$OUT/visit.tgz" -C "$PWD" visit-work chapters --exclude='*.cu' --exclude='*.cuh' \
+  --exclude='*.cpp' --exclude='*.hpp' 2>/dev/null
+ls -la "$OUT"
