@@ -29,10 +29,10 @@ fi
 if want bench; then
   build-gpu/aisp system info >"$work/system-info.txt" 2>&1
   start=$(date +%s.%N)
-  build-gpu/aisp bench run -t ch07 --artifacts-dir "$work/art" --update-expectations \
+  build-gpu/aisp bench run -t ch07 --artifacts-dir "$work/art" --update-expectations --timeout 120 \
     >"$work/run-ch07.log" 2>&1
   echo "run -t ch07: exit $?, $(echo "$(date +%s.%N) - $start" | bc) s wall"
-  build-gpu/aisp bench run -t ch01 --artifacts-dir "$work/art" --update-expectations \
+  build-gpu/aisp bench run -t ch01 --artifacts-dir "$work/art" --update-expectations --timeout 120 \
     >"$work/run-ch01.log" 2>&1
   echo "run -t ch01: exit $?"
   grep -hE "^(PASS|FAIL|SKIP|Status)" "$work"/run-ch0*.log
