@@ -23,7 +23,7 @@ def ncu_durations_ms(path):
         if row.get("Metric Name") == "gpu__time_duration.sum":
             value = float(row["Metric Value"].replace(",", ""))
             unit = row.get("Metric Unit", "nsecond")
-            scale = {"nsecond": 1e-6, "usecond": 1e-3, "msecond": 1.0, "second": 1e3}[unit]
+            scale = {"nsecond": 1e-6, "ns": 1e-6, "usecond": 1e-3, "us": 1e-3, "msecond": 1.0, "ms": 1.0, "second": 1e3, "s": 1e3}[unit]
             rows.append(value * scale)
     return rows
 
