@@ -2,59 +2,141 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <thread>
+#include <vector>
 
 #include "core/context_state.hpp"
 #include "verify/element_decoding.hpp"
 
 namespace aisp {
+namespace {
+
+// Outputs reach 2^28 elements: the checks run in parallel chunks over the host's cores, and
+// read f32/f64 directly instead of through the generic decoder.
+template <class Partial, class ChunkFn, class Merge>
+Partial parallel_chunks(std::size_t count, ChunkFn chunk_fn, Merge merge) {
+  constexpr std::size_t kMinChunk = std::size_t{1} << 20;
+  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t workers = std::clamp<std::size_t>(count / kMinChunk, 1, hw);
+  std::vector<Partial> partials(workers);
+  const std::size_t chunk = (count + workers - 1) / workers;
+  std::vector<std::thread> pool;
+  for (std::size_t w = 0; w < workers; ++w) {
+    const std::size_t begin = std::min(count, w * chunk), end = std::min(count, begin + chunk);
+    if (workers == 1) partials[w] = chunk_fn(begin, end);
+    else pool.emplace_back([&, w, begin, end] { partials[w] = chunk_fn(begin, end); });
+  }
+  for (auto& t : pool) t.join();
+  Partial total = partials.front();
+  for (std::size_t w = 1; w < workers; ++w) total = merge(total, partials[w]);
+  return total;
+}
+
+template <class Fn> void with_element_reader(DType dtype, const unsigned char* bytes, Fn fn) {
+  if (dtype == DType::f32) {
+    fn([bytes](std::size_t i) {
+      float v;
+      std::memcpy(&v, bytes + i * sizeof(float), sizeof(v));
+      return static_cast<double>(v);
+    });
+  } else if (dtype == DType::f64) {
+    fn([bytes](std::size_t i) {
+      double v;
+      std::memcpy(&v, bytes + i * sizeof(double), sizeof(v));
+      return v;
+    });
+  } else {
+    fn([dtype, bytes](std::size_t i) { return decode_element(dtype, bytes, i); });
+  }
+}
+
+}  // namespace
 
 std::size_t count_unwritten(DType dtype, const std::vector<unsigned char>& bytes) {
   const std::size_t width = dtype_size(dtype);
   const unsigned char poison = dtype_is_floating(dtype) ? kFloatPoisonByte : kIntegerPoisonByte;
-  std::size_t unwritten = 0;
-  for (std::size_t offset = 0; offset + width <= bytes.size(); offset += width) {
-    bool all_poison = true;
-    for (std::size_t b = 0; b < width && all_poison; ++b) all_poison = bytes[offset + b] == poison;
-    unwritten += all_poison ? 1 : 0;
-  }
-  return unwritten;
+  const std::size_t count = bytes.size() / width;
+  return parallel_chunks<std::size_t>(
+      count,
+      [&](std::size_t begin, std::size_t end) {
+        std::size_t unwritten = 0;
+        for (std::size_t i = begin; i < end; ++i) {
+          const unsigned char* e = bytes.data() + i * width;
+          bool all_poison = true;
+          for (std::size_t b = 0; b < width && all_poison; ++b) all_poison = e[b] == poison;
+          unwritten += all_poison ? 1 : 0;
+        }
+        return unwritten;
+      },
+      [](std::size_t a, std::size_t b) { return a + b; });
 }
 
 std::size_t count_non_finite(DType dtype, const std::vector<unsigned char>& bytes) {
   if (!dtype_is_floating(dtype)) return 0;
   const std::size_t count = bytes.size() / dtype_size(dtype);
-  std::size_t non_finite = 0;
-  for (std::size_t i = 0; i < count; ++i)
-    non_finite += std::isfinite(decode_element(dtype, bytes.data(), i)) ? 0 : 1;
-  return non_finite;
+  std::size_t total = 0;
+  with_element_reader(dtype, bytes.data(), [&](auto read) {
+    total = parallel_chunks<std::size_t>(
+        count,
+        [&](std::size_t begin, std::size_t end) {
+          std::size_t non_finite = 0;
+          for (std::size_t i = begin; i < end; ++i) non_finite += std::isfinite(read(i)) ? 0 : 1;
+          return non_finite;
+        },
+        [](std::size_t a, std::size_t b) { return a + b; });
+  });
+  return total;
 }
 
 ToleranceReport compare_within_tolerance(DType dtype, const std::vector<unsigned char>& expected,
                                          const std::vector<unsigned char>& actual,
                                          const Tolerance& tolerance) {
-  ToleranceReport report;
   const std::size_t count = expected.size() / dtype_size(dtype);
-  for (std::size_t i = 0; i < count; ++i) {
-    const double e = decode_element(dtype, expected.data(), i);
-    const double a = decode_element(dtype, actual.data(), i);
-    const double abs_error = std::fabs(a - e);
-    const double rel_error = e != 0 ? abs_error / std::fabs(e) : (abs_error == 0 ? 0 : INFINITY);
-    // NaN compares false everywhere: `!(x <= bound)` counts it as a mismatch.
-    const bool ok = abs_error <= tolerance.atol + tolerance.rtol * std::fabs(e);
-    if (std::isfinite(abs_error)) {
-      report.max_abs_error = std::max(report.max_abs_error, abs_error);
-      if (std::isfinite(rel_error)) report.max_rel_error = std::max(report.max_rel_error, rel_error);
-    }
-    if (!ok) {
-      if (report.mismatches == 0) {
-        report.first_mismatch = i;
-        report.first_expected = e;
-        report.first_actual = a;
-      }
-      ++report.mismatches;
-    }
-  }
+  ToleranceReport report;
+  with_element_reader(dtype, expected.data(), [&](auto read_expected) {
+    with_element_reader(dtype, actual.data(), [&](auto read_actual) {
+      report = parallel_chunks<ToleranceReport>(
+          count,
+          [&](std::size_t begin, std::size_t end) {
+            ToleranceReport part;
+            for (std::size_t i = begin; i < end; ++i) {
+              const double e = read_expected(i);
+              const double a = read_actual(i);
+              const double abs_error = std::fabs(a - e);
+              // NaN compares false everywhere: `!(x <= bound)` counts it as a mismatch.
+              const bool ok = abs_error <= tolerance.atol + tolerance.rtol * std::fabs(e);
+              if (std::isfinite(abs_error)) {
+                part.max_abs_error = std::max(part.max_abs_error, abs_error);
+                if (e != 0) part.max_rel_error = std::max(part.max_rel_error, abs_error / std::fabs(e));
+              }
+              if (!ok) {
+                if (part.mismatches == 0) {
+                  part.first_mismatch = i;
+                  part.first_expected = e;
+                  part.first_actual = a;
+                }
+                ++part.mismatches;
+              }
+            }
+            return part;
+          },
+          [](ToleranceReport a, const ToleranceReport& b) {
+            // Chunks are merged in index order, so the first mismatch stays the first.
+            if (a.mismatches == 0 && b.mismatches > 0) {
+              a.first_mismatch = b.first_mismatch;
+              a.first_expected = b.first_expected;
+              a.first_actual = b.first_actual;
+            }
+            a.mismatches += b.mismatches;
+            a.max_abs_error = std::max(a.max_abs_error, b.max_abs_error);
+            a.max_rel_error = std::max(a.max_rel_error, b.max_rel_error);
+            return a;
+          });
+    });
+  });
   report.passed = report.mismatches == 0 && count > 0;
   return report;
 }
