@@ -28,10 +28,11 @@ fi
 
 if want bench; then
   build-gpu/aisp system info >"$work/system-info.txt" 2>&1
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   build-gpu/aisp bench run -t ch07 --artifacts-dir "$work/art" --update-expectations --timeout 120 \
     >"$work/run-ch07.log" 2>&1
-  echo "run -t ch07: exit $?, $(echo "$(date +%s.%N) - $start" | bc) s wall"
+  code=$?
+  echo "run -t ch07: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
   build-gpu/aisp bench run -t ch01 --artifacts-dir "$work/art" --update-expectations --timeout 120 \
     >"$work/run-ch01.log" 2>&1
   echo "run -t ch01: exit $?"
