@@ -19,6 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/peak_commands.hpp"
+#include "cli/report_commands.hpp"
 #include "core/pair_catalog.hpp"
 #include "core/variant_registry.hpp"
 #include "run/run_settings.hpp"
@@ -433,6 +435,11 @@ int run_cli_or_throw(int argc, char** argv) {
       "verify", "Only verify the selected pairs (outputs, integrity checks); no timing.");
   verify_flags.add_flags(*verify_command, true);
 
+  ReportCommands report;
+  report.add_to(*bench);
+  PeakCommands peak;
+  peak.add_to(*bench);
+
   CLI::App* system = app.add_subcommand("system", "Describe this machine.");
   CLI::App* info_command =
       system->add_subcommand("info", "GPUs, driver, CUDA, clocks, CPU, memory, build.");
@@ -483,6 +490,12 @@ int run_cli_or_throw(int argc, char** argv) {
   if (settings_table->parsed()) {
     std::cout << run_settings_markdown_table();
     return kExitOk;
+  }
+  if (auto code = report.run_if_parsed()) {
+    return *code;
+  }
+  if (auto code = peak.run_if_parsed()) {
+    return *code;
   }
   return missing_command(app, program);
 }

@@ -103,6 +103,67 @@ std::filesystem::path peaks_dir() {
   return dir != nullptr ? std::filesystem::path(dir) : std::filesystem::path("artifacts/peaks");
 }
 
+// Host time a sample costs beyond its events when run() does nothing: flush, synchronize, two
+// event records. Subtracted before comparing host and event time.
+double calibrate_launch_overhead_ms(L2Flusher& flusher, cudaStream_t stream) {
+  cudaEvent_t start, stop;
+  AISP_CUDA_CHECK(cudaEventCreate(&start));
+  AISP_CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> overhead;
+  for (int i = 0; i < 21; ++i) {
+    flusher.flush();
+    AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto t0 = std::chrono::steady_clock::now();
+    AISP_CUDA_CHECK(cudaEventRecord(start, stream));
+    AISP_CUDA_CHECK(cudaEventRecord(stop, stream));
+    AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto t1 = std::chrono::steady_clock::now();
+    float event_ms = 0;
+    AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start, stop));
+    overhead.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() - event_ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return median(overhead);
+}
+
+// Work the events on ctx.stream did not see (a side stream, the legacy default stream, a host
+// thread launching later) still delays the device-wide synchronize: host time then exceeds
+// event time by more than the calibrated overhead. And no variant runs faster than its roofline
+// floor: beyond it, the measurement or the work is wrong.
+void check_timing_integrity(PairResult& result, double launch_overhead_ms) {
+  constexpr double kRooflineSlack = 1.10;  // ceilings are medians of measurements themselves
+  for (const auto* m : {&*result.baseline, &*result.optimized}) {
+    if (m->method != TimingMethod::host_clock) {
+      const double unexplained =
+          m->host_stats.median - m->stats.median - launch_overhead_ms / m->runs_per_sample;
+      const double allowed = 0.10 * m->stats.median + 0.05 / m->runs_per_sample;
+      result.verification.checks.push_back(
+          {"work_inside_stream", unexplained <= allowed,
+           fmt::format("{}: host median {:.4f} ms vs event median {:.4f} ms per run; {:.4f} ms "
+                       "unexplained after {:.4f} ms of calibrated overhead (allowed {:.4f} ms){}",
+                       m->variant, m->host_stats.median, m->stats.median, unexplained,
+                       launch_overhead_ms / m->runs_per_sample, allowed,
+                       unexplained <= allowed ? ""
+                                              : ": work ran outside ctx.stream or after run() "
+                                                "returned")});
+    }
+  }
+  for (const auto& [roofline, who] :
+       {std::pair{&result.roofline, "optimized"}, std::pair{&result.baseline_roofline, "baseline"}}) {
+    if (!roofline->has_value()) continue;
+    const Roofline& r = **roofline;
+    result.verification.checks.push_back(
+        {"within_roofline", r.fraction <= kRooflineSlack,
+         fmt::format("{}: {:.1f}% of the {} floor ({:.4f} ms){}", who, 100 * r.fraction, r.ceiling,
+                     r.floor_ms,
+                     r.fraction <= kRooflineSlack
+                         ? ""
+                         : ": faster than the hardware allows; the workload is overstated, the "
+                           "work is incomplete or the timing missed it")});
+  }
+}
+
 }  // namespace
 
 void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, bool verify_only,
@@ -157,6 +218,7 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
   options.seed = settings.seed;
   std::unique_ptr<L2Flusher> flusher;
   if (gpu) flusher = std::make_unique<L2Flusher>(0, stream.get());
+  const double launch_overhead_ms = gpu ? calibrate_launch_overhead_ms(*flusher, stream.get()) : 0;
   VariantTimer baseline(pair.baseline->factory, options, flusher.get());
   VariantTimer optimized(pair.optimized->factory, options, flusher.get());
   baseline.prepare(settings);
@@ -206,6 +268,16 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
   result.roofline = compute_roofline(workload, result.optimized->stats.median, key, peaks_dir(), nullptr);
   result.baseline_roofline =
       compute_roofline(workload, result.baseline->stats.median, key, peaks_dir(), nullptr);
+  check_timing_integrity(result, launch_overhead_ms);
+  result.verification.passed =
+      std::all_of(result.verification.checks.begin(), result.verification.checks.end(),
+                  [](const CheckOutcome& c) { return c.passed; });
+  if (!result.verification.passed) {
+    result.status = PairStatus::failed;
+    result.reason = "integrity check failed during timing: " + first_failure(result.verification);
+    result.speedup.reset();
+    return;
+  }
   result.status = PairStatus::passed;
 }
 

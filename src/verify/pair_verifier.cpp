@@ -1,54 +1,191 @@
 #include "verify/pair_verifier.hpp"
 
+#include <cublas_v2.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <memory>
 
 #include "aisp/check.hpp"
+#include "verify/element_decoding.hpp"
 #include "verify/output_comparison.hpp"
 
 namespace aisp {
 namespace {
 
-struct VariantRun {
+std::uint64_t fnv1a(const std::vector<unsigned char>& bytes) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  for (unsigned char b : bytes) {
+    h ^= b;
+    h *= 0x100000001B3ull;
+  }
+  return h;
+}
+
+long live_host_threads() {
+  std::error_code error;
+  long count = 0;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/task", error);
+       !error && it != std::filesystem::directory_iterator(); it.increment(error))
+    ++count;
+  return count;
+}
+
+bool overlaps(const Tensor& a, const Tensor& b) {
+  const auto* a0 = static_cast<const unsigned char*>(a.data());
+  const auto* b0 = static_cast<const unsigned char*>(b.data());
+  return a0 < b0 + b.bytes() && b0 < a0 + a.bytes();
+}
+
+// What one verification run of a variant showed.
+struct Observation {
+  std::vector<std::vector<unsigned char>> outputs;
+  std::vector<std::string> mutated_inputs;
+  long threads_left_running = 0;
+  long long device_bytes_allocated = 0;
+  std::string policy_drift;  // empty when the harness's policies are intact
+  std::string l2_policy;     // empty when no persisting-L2 state was left set
+};
+
+// One variant instance under verification: a fresh context, setup done, ready to run.
+class VerifiedVariant {
+ public:
+  VerifiedVariant(const BenchmarkFactory& factory, const ContextOptions& options)
+      : options_(options), context_(make_context(options)), variant_(factory()) {
+    variant_->setup(*context_);
+    if (gpu()) AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    // After setup: a signature may record what setup found.
+    signature = variant_->signature();
+    workload = variant_->workload();
+    tolerance = variant_->tolerance();
+    outputs = variant_->outputs();
+    const auto& owned = context_->tensors();
+    for (const auto& out : outputs) {
+      const bool harness_owned = std::any_of(owned.begin(), owned.end(), [&](const Tensor& t) {
+        return t.data() == out.data() && t.bytes() == out.bytes();
+      });
+      if (!harness_owned) foreign_outputs.push_back(out.name());
+    }
+  }
+  ~VerifiedVariant() {
+    try {
+      variant_->teardown(*context_);
+    } catch (...) {
+      // A teardown failure cannot change what verification saw.
+    }
+  }
+  VerifiedVariant(const VerifiedVariant&) = delete;
+  VerifiedVariant& operator=(const VerifiedVariant&) = delete;
+
+  std::vector<Tensor> inputs() const {
+    std::vector<Tensor> found;
+    for (const auto& t : context_->tensors())
+      if (t.role() == Role::input) found.push_back(t);
+    return found;
+  }
+
+  // Poison outputs, hash inputs, run once, then look at everything the run may have touched.
+  Observation run() {
+    Observation seen;
+    for (const auto& out : outputs) poison_tensor(out, options_.stream);
+    const auto in = inputs();
+    std::vector<std::uint64_t> before;
+    for (const auto& t : in) before.push_back(fnv1a(read_tensor_bytes(t, options_.stream)));
+    std::size_t free_before = 0, free_after = 0, total = 0;
+    if (gpu()) AISP_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
+    const long threads_before = live_host_threads();
+
+    variant_->run(*context_);
+    if (gpu()) {
+      AISP_CUDA_CHECK(cudaGetLastError());
+      AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+
+    seen.threads_left_running = live_host_threads() - threads_before;
+    if (gpu()) {
+      AISP_CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
+      seen.device_bytes_allocated =
+          static_cast<long long>(free_before) - static_cast<long long>(free_after);
+      inspect_policies(seen);
+    }
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (fnv1a(read_tensor_bytes(in[i], options_.stream)) != before[i])
+        seen.mutated_inputs.push_back(in[i].name());
+    for (const auto& out : outputs) seen.outputs.push_back(read_tensor_bytes(out, options_.stream));
+    return seen;
+  }
+
+  // Overwrites this instance's inputs, in place, with the same-named inputs of `donor`.
+  void take_inputs_from(const VerifiedVariant& donor) {
+    for (const auto& mine : inputs())
+      for (const auto& theirs : donor.inputs())
+        if (mine.name() == theirs.name() && mine.bytes() == theirs.bytes()) {
+          const auto bytes = read_tensor_bytes(theirs, options_.stream);
+          const cudaMemcpyKind kind = mine.memory() == Memory::device ? cudaMemcpyHostToDevice
+                                                                      : cudaMemcpyHostToHost;
+          if (gpu()) {
+            AISP_CUDA_CHECK(cudaMemcpy(mine.data(), bytes.data(), bytes.size(), kind));
+          } else {
+            std::copy(bytes.begin(), bytes.end(), static_cast<unsigned char*>(mine.data()));
+          }
+        }
+  }
+
+  std::vector<std::string> aliased_outputs() const {
+    std::vector<std::string> aliased;
+    for (const auto& out : outputs)
+      for (const auto& t : context_->tensors())
+        if (t.role() == Role::input && overlaps(out, t)) aliased.push_back(out.name() + "→" + t.name());
+    return aliased;
+  }
+
   Signature signature;
   Workload workload;
   std::optional<Tolerance> tolerance;
-  std::vector<Tensor> outputs;  // metadata only; the memory is gone after the run
-  std::vector<std::vector<unsigned char>> bytes;
-  std::vector<std::string> foreign_outputs;  // outputs not allocated through the context
-};
+  std::vector<Tensor> outputs;
+  std::vector<std::string> foreign_outputs;
 
-VariantRun run_once(const BenchmarkFactory& factory, const ContextOptions& options) {
-  VariantRun result;
-  auto context = make_context(options);
-  auto variant = factory();
-  variant->setup(*context);
-  // After setup: a signature may record what setup found (e.g. whether a file system lets the
-  // page cache be dropped).
-  result.signature = variant->signature();
-  result.workload = variant->workload();
-  result.tolerance = variant->tolerance();
-  const bool gpu = options.device >= 0;
-  if (gpu) AISP_CUDA_CHECK(cudaDeviceSynchronize());
-  result.outputs = variant->outputs();
-  const auto& owned = context->tensors();
-  for (const auto& out : result.outputs) {
-    const bool harness_owned = std::any_of(owned.begin(), owned.end(), [&](const Tensor& t) {
-      return t.data() == out.data() && t.bytes() == out.bytes();
-    });
-    if (!harness_owned) result.foreign_outputs.push_back(out.name());
-    else poison_tensor(out, options.stream);
+ private:
+  bool gpu() const { return options_.device >= 0; }
+
+  // Global policies the harness sets must be as it set them; persisting-L2 state a variant left
+  // behind is reported and undone.
+  void inspect_policies(Observation& seen) {
+    cublasContext* handle = context_->state().cublas;
+    if (handle != nullptr) {
+      cublasMath_t mode{};
+      if (cublasGetMathMode(handle, &mode) == CUBLAS_STATUS_SUCCESS && mode != CUBLAS_DEFAULT_MATH)
+        seen.policy_drift = fmt::format("the context's cuBLAS handle was left in math mode {} "
+                                        "(harness policy: CUBLAS_DEFAULT_MATH)",
+                                        static_cast<int>(mode));
+    }
+    std::size_t persisting = 0;
+    if (cudaDeviceGetLimit(&persisting, cudaLimitPersistingL2CacheSize) == cudaSuccess &&
+        persisting > 0) {
+      seen.l2_policy = fmt::format("persisting-L2 limit left at {} bytes", persisting);
+      AISP_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+    }
+    cudaStreamAttrValue window{};
+    if (options_.stream != nullptr &&
+        cudaStreamGetAttribute(options_.stream, cudaStreamAttributeAccessPolicyWindow, &window) ==
+            cudaSuccess &&
+        window.accessPolicyWindow.num_bytes > 0) {
+      seen.l2_policy += fmt::format("{}access-policy window of {} bytes left on the stream",
+                                    seen.l2_policy.empty() ? "" : "; ",
+                                    window.accessPolicyWindow.num_bytes);
+      cudaStreamAttrValue none{};
+      AISP_CUDA_CHECK(
+          cudaStreamSetAttribute(options_.stream, cudaStreamAttributeAccessPolicyWindow, &none));
+    }
+    cudaGetLastError();
   }
-  variant->run(*context);
-  if (gpu) {
-    AISP_CUDA_CHECK(cudaGetLastError());
-    AISP_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-  for (const auto& out : result.outputs) result.bytes.push_back(read_tensor_bytes(out, options.stream));
-  variant->teardown(*context);
-  return result;
-}
+
+  ContextOptions options_;
+  std::unique_ptr<Context> context_;
+  std::unique_ptr<Benchmark> variant_;
+};
 
 bool looser_than_default(const Tolerance& t, DType dtype) {
   const Tolerance d = Tolerance::for_dtype(dtype);
@@ -59,77 +196,208 @@ void add(Verification& v, std::string check, bool passed, std::string detail) {
   v.checks.push_back({std::move(check), passed, std::move(detail)});
 }
 
+// Integrity of one observed run: nothing escaped, nothing mutated, nothing left behind.
+void check_run(Verification& v, const char* who, const Observation& seen, bool settled) {
+  add(v, "inputs_unchanged", seen.mutated_inputs.empty(),
+      seen.mutated_inputs.empty()
+          ? fmt::format("{}: input hashes equal before and after run", who)
+          : fmt::format("{}: run() changed input(s) {}; inputs must be read-only", who,
+                        fmt::join(seen.mutated_inputs, ", ")));
+  add(v, "no_work_after_return", seen.threads_left_running <= 0,
+      seen.threads_left_running <= 0
+          ? fmt::format("{}: no host threads left running after run()", who)
+          : fmt::format("{}: {} host thread(s) still running after run() returned: work escaping "
+                        "the timed region",
+                        who, seen.threads_left_running));
+  add(v, "policies_unchanged", seen.policy_drift.empty(),
+      seen.policy_drift.empty() ? fmt::format("{}: math mode as the harness set it", who)
+                                : fmt::format("{}: {}", who, seen.policy_drift));
+  add(v, "no_persisting_l2_state", seen.l2_policy.empty(),
+      seen.l2_policy.empty() ? fmt::format("{}: no persisting-L2 state left set", who)
+                             : fmt::format("{}: {} (reset by the harness)", who, seen.l2_policy));
+  // Lazy module loading and library workspaces allocate on a first call, so only a settled
+  // (second) run is held to this.
+  if (settled) {
+    constexpr long long kSlack = 2ll << 20;
+    add(v, "no_allocation_in_run", seen.device_bytes_allocated <= kSlack,
+        fmt::format("{}: device memory in use grew by {:.1f} MiB during run() (allowed {} MiB: "
+                    "allocate in setup)",
+                    who, static_cast<double>(seen.device_bytes_allocated) / (1 << 20),
+                    kSlack >> 20));
+  }
+}
+
+std::vector<unsigned char> constant_like(DType dtype, std::size_t count, double value) {
+  std::vector<unsigned char> bytes(count * dtype_size(dtype), 0);
+  if (value == 0) return bytes;
+  if (dtype == DType::f32) {
+    const float f = static_cast<float>(value);
+    for (std::size_t i = 0; i < count; ++i) std::memcpy(bytes.data() + i * 4, &f, 4);
+  } else if (dtype == DType::f64) {
+    for (std::size_t i = 0; i < count; ++i) std::memcpy(bytes.data() + i * 8, &value, 8);
+  }
+  return bytes;
+}
+
+double mean_of(DType dtype, const std::vector<unsigned char>& bytes) {
+  const std::size_t count = bytes.size() / dtype_size(dtype);
+  double sum = 0;
+  std::size_t stride = std::max<std::size_t>(1, count / 65536);
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < count; i += stride, ++n) sum += decode_element(dtype, bytes.data(), i);
+  return n ? sum / static_cast<double>(n) : 0;
+}
+
+// A tolerance is vacuous when it lets a stand-in pass that only passes because of it: all
+// zeros, the output's mean everywhere, or a copy of an input. (A stand-in equal to the true
+// output under the dtype's default tolerance — a copy kernel's input — says nothing.)
+std::string vacuous_tolerance(const Tensor& meta, const std::vector<unsigned char>& expected,
+                              const Tolerance& tolerance,
+                              const std::vector<std::pair<std::string, std::vector<unsigned char>>>&
+                                  same_shape_inputs) {
+  std::vector<std::pair<std::string, std::vector<unsigned char>>> stand_ins;
+  stand_ins.emplace_back("all zeros", constant_like(meta.dtype(), meta.count(), 0));
+  if (meta.dtype() == DType::f32 || meta.dtype() == DType::f64)
+    stand_ins.emplace_back("the output's mean everywhere",
+                           constant_like(meta.dtype(), meta.count(), mean_of(meta.dtype(), expected)));
+  for (const auto& [name, bytes] : same_shape_inputs) stand_ins.emplace_back("a copy of input " + name, bytes);
+  const Tolerance strict = Tolerance::for_dtype(meta.dtype());
+  for (const auto& [what, bytes] : stand_ins) {
+    if (compare_within_tolerance(meta.dtype(), expected, bytes, tolerance).passed &&
+        !compare_within_tolerance(meta.dtype(), expected, bytes, strict).passed)
+      return what;
+  }
+  return {};
+}
+
 }  // namespace
 
 Verification verify_pair(const BenchmarkFactory& baseline_factory,
                          const BenchmarkFactory& optimized_factory, const ContextOptions& options,
                          Signature* baseline_signature) {
   Verification v;
-  const VariantRun baseline = run_once(baseline_factory, options);
-  const VariantRun optimized = run_once(optimized_factory, options);
-  if (baseline_signature != nullptr) *baseline_signature = baseline.signature;
+  ContextOptions second = options;
+  second.seed = options.seed * 0x9E3779B97F4A7C15ull + 1;
 
-  add(v, "signatures_equal", baseline.signature == optimized.signature,
-      baseline.signature == optimized.signature
-          ? baseline.signature.to_string()
+  auto baseline = std::make_unique<VerifiedVariant>(baseline_factory, options);
+  const Observation b1 = baseline->run();
+  auto optimized = std::make_unique<VerifiedVariant>(optimized_factory, options);
+  const Observation o1 = optimized->run();
+  if (baseline_signature != nullptr) *baseline_signature = baseline->signature;
+
+  add(v, "signatures_equal", baseline->signature == optimized->signature,
+      baseline->signature == optimized->signature
+          ? baseline->signature.to_string()
           : fmt::format("baseline [{}] vs optimized [{}]: the variants must solve the same problem",
-                        baseline.signature.to_string(), optimized.signature.to_string()));
-  const bool workloads_equal = baseline.workload.bytes == optimized.workload.bytes &&
-                               baseline.workload.flops == optimized.workload.flops &&
-                               baseline.workload.launches == optimized.workload.launches;
+                        baseline->signature.to_string(), optimized->signature.to_string()));
+  const Workload& bw = baseline->workload;
+  const Workload& ow = optimized->workload;
+  const bool workloads_equal =
+      bw.bytes == ow.bytes && bw.flops == ow.flops && bw.launches == ow.launches;
   add(v, "workloads_equal", workloads_equal,
-      fmt::format("bytes {:g} vs {:g}, flops {:g} vs {:g}", baseline.workload.bytes,
-                  optimized.workload.bytes, baseline.workload.flops, optimized.workload.flops));
-
-  bool shapes_match = !baseline.outputs.empty() && baseline.outputs.size() == optimized.outputs.size();
-  for (std::size_t i = 0; shapes_match && i < baseline.outputs.size(); ++i)
-    shapes_match = baseline.outputs[i].name() == optimized.outputs[i].name() &&
-                   baseline.outputs[i].dtype() == optimized.outputs[i].dtype() &&
-                   baseline.outputs[i].count() == optimized.outputs[i].count();
+      fmt::format("bytes {:g} vs {:g}, flops {:g} vs {:g}, launches {:g} vs {:g}", bw.bytes,
+                  ow.bytes, bw.flops, ow.flops, bw.launches, ow.launches));
+  const std::vector<Tensor> bo = baseline->outputs;  // metadata outlives the instance
+  const auto& oo = optimized->outputs;
+  bool shapes_match = !bo.empty() && bo.size() == oo.size();
+  for (std::size_t i = 0; shapes_match && i < bo.size(); ++i)
+    shapes_match = bo[i].name() == oo[i].name() && bo[i].dtype() == oo[i].dtype() &&
+                   bo[i].count() == oo[i].count();
   add(v, "outputs_declared", shapes_match,
-      shapes_match ? fmt::format("{} output(s)", baseline.outputs.size())
+      shapes_match ? fmt::format("{} output(s)", bo.size())
                    : "outputs() must name the same non-empty list of tensors (name, dtype, count) "
                      "in both variants");
-  const bool owned = baseline.foreign_outputs.empty() && optimized.foreign_outputs.empty();
+  const bool owned = baseline->foreign_outputs.empty() && optimized->foreign_outputs.empty();
   add(v, "outputs_harness_owned", owned,
       owned ? "every output allocated through ctx.alloc"
             : fmt::format("not allocated through ctx.alloc: {}",
-                          fmt::join(baseline.foreign_outputs.empty() ? optimized.foreign_outputs
-                                                                     : baseline.foreign_outputs,
+                          fmt::join(baseline->foreign_outputs.empty() ? optimized->foreign_outputs
+                                                                      : baseline->foreign_outputs,
                                     ", ")));
   if (!shapes_match || !owned) {
     v.passed = false;
     return v;
   }
+  const auto aliased = optimized->aliased_outputs();
+  add(v, "outputs_not_aliasing_inputs", aliased.empty(),
+      aliased.empty() ? "no output overlaps an input"
+                      : fmt::format("optimized output overlaps input: {}", fmt::join(aliased, ", ")));
+  check_run(v, "baseline", b1, false);
+  check_run(v, "optimized", o1, false);
 
-  bool all_passed = true;
-  for (std::size_t i = 0; i < baseline.outputs.size(); ++i) {
-    const Tensor& meta = baseline.outputs[i];
-    for (const auto* run : {&baseline, &optimized}) {
-      const char* who = run == &baseline ? "baseline" : "optimized";
-      const std::size_t unwritten = count_unwritten(meta.dtype(), run->bytes[i]);
+  std::vector<Tolerance> tolerances;
+  for (std::size_t i = 0; i < bo.size(); ++i) {
+    const Tensor& meta = bo[i];
+    for (const auto* seen : {&b1, &o1}) {
+      const char* who = seen == &b1 ? "baseline" : "optimized";
+      const std::size_t unwritten = count_unwritten(meta.dtype(), seen->outputs[i]);
       add(v, "outputs_written", unwritten == 0,
           fmt::format("{} {}: {} of {} elements unwritten after the run (poisoned before it)", who,
                       meta.name(), unwritten, meta.count()));
-      const std::size_t non_finite = count_non_finite(meta.dtype(), run->bytes[i]);
+      const std::size_t non_finite = count_non_finite(meta.dtype(), seen->outputs[i]);
       add(v, "outputs_finite", non_finite == 0,
           fmt::format("{} {}: {} NaN/Inf elements", who, meta.name(), non_finite));
     }
-    const Tolerance tolerance = optimized.tolerance.value_or(
-        baseline.tolerance.value_or(Tolerance::for_dtype(meta.dtype())));
-    const bool justified = !looser_than_default(tolerance, meta.dtype()) ||
-                           !tolerance.justification.empty();
+    const Tolerance tolerance = optimized->tolerance.value_or(
+        baseline->tolerance.value_or(Tolerance::for_dtype(meta.dtype())));
+    tolerances.push_back(tolerance);
+    const bool justified =
+        !looser_than_default(tolerance, meta.dtype()) || !tolerance.justification.empty();
     add(v, "tolerance_justified", justified,
         justified ? (tolerance.justification.empty() ? "dtype default" : tolerance.justification)
                   : fmt::format("rtol={:g} atol={:g} is looser than the {} default; give a "
                                 "justification in tolerance()",
                                 tolerance.rtol, tolerance.atol, dtype_name(meta.dtype())));
+    std::vector<std::pair<std::string, std::vector<unsigned char>>> same_shape;
+    for (const auto& t : baseline->inputs())
+      if (t.dtype() == meta.dtype() && t.count() == meta.count())
+        same_shape.emplace_back(t.name(), read_tensor_bytes(t, options.stream));
+    const std::string stand_in = vacuous_tolerance(meta, b1.outputs[i], tolerance, same_shape);
+    add(v, "tolerance_not_vacuous", stand_in.empty(),
+        stand_in.empty()
+            ? fmt::format("{}: zeros, a constant or an input copy would not pass", meta.name())
+            : fmt::format("{}: {} passes under rtol={:g} atol={:g}; the tolerance cannot tell a "
+                          "wrong answer from a right one",
+                          meta.name(), stand_in, tolerance.rtol, tolerance.atol));
     const ToleranceReport report =
-        compare_within_tolerance(meta.dtype(), baseline.bytes[i], optimized.bytes[i], tolerance);
+        compare_within_tolerance(meta.dtype(), b1.outputs[i], o1.outputs[i], tolerance);
     add(v, "within_tolerance", report.passed, describe(report, tolerance, meta.name(), meta.count()));
   }
-  for (const auto& c : v.checks) all_passed = all_passed && c.passed;
-  v.passed = all_passed;
+  baseline.reset();
+
+  // Second seed: the baseline afresh; the optimized instance keeps its buffers and gets the new
+  // inputs written in place, so a result cached by address, by instance or in static state
+  // shows up as a mismatch.
+  const Observation b2 = VerifiedVariant(baseline_factory, second).run();
+  Observation o2;
+  std::string how;
+  if (!optimized->inputs().empty()) {
+    {
+      const VerifiedVariant donor(optimized_factory, second);
+      optimized->take_inputs_from(donor);
+    }
+    o2 = optimized->run();
+    how = "new inputs written in place into the same buffers";
+  } else {
+    optimized.reset();
+    o2 = VerifiedVariant(optimized_factory, second).run();
+    how = "a fresh instance with a new seed (the variant has no harness-owned inputs)";
+  }
+  check_run(v, "optimized (second run)", o2, true);
+  bool seed_matters = false;
+  for (std::size_t i = 0; i < bo.size(); ++i) {
+    seed_matters = seed_matters || b1.outputs[i] != b2.outputs[i];
+    const ToleranceReport report =
+        compare_within_tolerance(bo[i].dtype(), b2.outputs[i], o2.outputs[i], tolerances[i]);
+    add(v, "fresh_inputs_recomputed", report.passed,
+        fmt::format("{}: {}", how, describe(report, tolerances[i], bo[i].name(), bo[i].count())));
+  }
+  add(v, "seed_changes_output", seed_matters,
+      seed_matters ? "a new seed changes the baseline's output"
+                   : "the outputs are identical for two seeds: verification cannot tell a cached "
+                     "answer from a computed one; fill inputs from ctx.seed()");
+
+  v.passed = std::all_of(v.checks.begin(), v.checks.end(), [](const CheckOutcome& c) { return c.passed; });
   return v;
 }
 

@@ -1,5 +1,5 @@
 // Honest baseline for the 'throws' test pair.
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct Baseline_throws : CpuAffineBaseline {};

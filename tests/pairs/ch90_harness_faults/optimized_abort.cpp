@@ -1,7 +1,7 @@
 // Fault: abort() (a failed assert in real code).
 #include <cstdlib>
 
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct AbortingVariant : CpuAffineProblem {

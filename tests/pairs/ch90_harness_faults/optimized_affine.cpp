@@ -3,7 +3,7 @@
 #include <thread>
 #include <vector>
 
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct ThreadedAffine : CpuAffineProblem {

@@ -2,7 +2,7 @@
 // record a crash naming the signal and go on with the next pair.
 #include <csignal>
 
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct SegfaultingVariant : CpuAffineProblem {

@@ -2,7 +2,7 @@
 #include <chrono>
 #include <thread>
 
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct HangingVariant : CpuAffineProblem {

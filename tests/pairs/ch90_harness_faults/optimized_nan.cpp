@@ -1,7 +1,7 @@
 // Fault: one NaN in the output. NaN never passes verification.
 #include <limits>
 
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct NanVariant : CpuAffineProblem {

@@ -1,7 +1,7 @@
 // Fault: setup throws (a missing file, a bad size). The pair fails with the message.
 #include <stdexcept>
 
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct ThrowingVariant : CpuAffineProblem {

@@ -1,5 +1,5 @@
 // Fault: partial work, every other element left unwritten. The poisoned output exposes it.
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct HalfWrittenVariant : CpuAffineProblem {

@@ -1,5 +1,5 @@
 // Fault: a wrong answer (y = 2x + 1.001). Verification must refuse it: no speedup reported.
-#include "cpu_problem.hpp"
+#include "cpu_affine_problem.hpp"
 
 namespace aisp::test_pairs {
 struct WrongAnswerVariant : CpuAffineProblem {

@@ -1,0 +1,290 @@
+// GEMM rates through the vendor libraries, the figures the compute ceilings come from: square
+// n×n×n GEMMs (8192³ by default) on random inputs in [-1, 1], fp32 accumulate, beta = 0. FLOPs
+// counted: 2·n³ per GEMM. cuBLAS (cublasGemmEx) for FP32, TF32, BF16 and FP16; cuBLASLt for FP8
+// e4m3, which needs the TN layout (A transposed) and takes its scales by device pointer.
+// After timing, a few output elements are compared with float64 dot products of the same inputs:
+// a GEMM that computed the wrong thing gets no rate.
+#include <cublasLt.h>
+#include <cublas_v2.h>
+
+#include <array>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "aisp/dtype.hpp"
+#include "core/random_fill.hpp"
+#include "peak/measurements.hpp"
+#include "verify/element_decoding.hpp"
+
+namespace aisp::peak {
+namespace {
+
+constexpr std::size_t kLtWorkspaceBytes = std::size_t{32} << 20;  // cuBLASLt's Hopper advice
+constexpr char kNameA[] = "bench_peak.gemm_a";
+constexpr char kNameB[] = "bench_peak.gemm_b";
+
+struct GemmTypes {
+  DType input;
+  DType output;
+  cudaDataType_t cuda_input;
+  cudaDataType_t cuda_output;
+  const char* label;
+  double relative_tolerance;  // of sum |a·b| over the dot product: accumulation error
+  double output_rounding;     // relative rounding of the stored output
+};
+
+GemmTypes gemm_types(GemmPrecision precision) {
+  switch (precision) {
+  case GemmPrecision::fp32:
+    return {DType::f32, DType::f32, CUDA_R_32F, CUDA_R_32F, "FP32", 1e-3, 0};
+  case GemmPrecision::tf32:
+    return {DType::f32, DType::f32, CUDA_R_32F, CUDA_R_32F, "TF32", 1e-3, 0};
+  case GemmPrecision::bf16:
+    return {DType::bf16, DType::bf16, CUDA_R_16BF, CUDA_R_16BF, "BF16", 1e-3, 1.0 / 256};
+  case GemmPrecision::fp16:
+    return {DType::f16, DType::f16, CUDA_R_16F, CUDA_R_16F, "FP16", 1e-3, 1.0 / 2048};
+  case GemmPrecision::fp8_e4m3:
+    return {DType::fp8_e4m3, DType::bf16, CUDA_R_8F_E4M3, CUDA_R_16BF, "FP8 e4m3", 1e-2, 1.0 / 256};
+  }
+  throw std::invalid_argument("unknown GemmPrecision");
+}
+
+std::string library_version(std::size_t version) {
+  return fmt::format("{}.{}.{}", version / 10000, version / 100 % 100, version % 100);
+}
+
+// Owners of the cuBLAS and cuBLASLt objects; their destroy calls' status is ignored for the same
+// reason as in cuda_resources.hpp.
+void destroy_cublas(cublasHandle_t handle) { static_cast<void>(cublasDestroy(handle)); }
+void destroy_lt(cublasLtHandle_t handle) { static_cast<void>(cublasLtDestroy(handle)); }
+void destroy_lt_desc(cublasLtMatmulDesc_t desc) {
+  static_cast<void>(cublasLtMatmulDescDestroy(desc));
+}
+void destroy_lt_layout(cublasLtMatrixLayout_t layout) {
+  static_cast<void>(cublasLtMatrixLayoutDestroy(layout));
+}
+void destroy_lt_preference(cublasLtMatmulPreference_t preference) {
+  static_cast<void>(cublasLtMatmulPreferenceDestroy(preference));
+}
+using CublasOwner = CudaOwner<cublasHandle_t, destroy_cublas>;
+using LtOwner = CudaOwner<cublasLtHandle_t, destroy_lt>;
+using LtDescOwner = CudaOwner<cublasLtMatmulDesc_t, destroy_lt_desc>;
+using LtLayoutOwner = CudaOwner<cublasLtMatrixLayout_t, destroy_lt_layout>;
+using LtPreferenceOwner = CudaOwner<cublasLtMatmulPreference_t, destroy_lt_preference>;
+
+struct GemmOperands {
+  int n = 0;
+  GemmTypes types;
+  DeviceMemory a, b, c;
+  bool a_transposed = false;  // TN: A is stored n×n column-major and used as its transpose
+};
+
+// Milliseconds per cublasGemmEx call.
+std::vector<double> time_cublas_gemm(GemmPrecision precision, GemmOperands& operands,
+                                     cudaStream_t stream, const RepetitionPlan& plan,
+                                     std::string* tool) {
+  cublasHandle_t raw = nullptr;
+  AISP_CUBLAS_CHECK(cublasCreate(&raw));
+  const CublasOwner handle(raw);
+  AISP_CUBLAS_CHECK(cublasSetStream(handle.get(), stream));
+  // Default math: FP32 compute stays off the tensor cores unless the compute type asks for TF32.
+  AISP_CUBLAS_CHECK(cublasSetMathMode(handle.get(), CUBLAS_DEFAULT_MATH));
+  int version = 0;
+  AISP_CUBLAS_CHECK(cublasGetVersion(handle.get(), &version));
+  const cublasComputeType_t compute =
+      precision == GemmPrecision::tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  *tool = fmt::format("cuBLAS {} cublasGemmEx ({} in, {} out, {}, NN)",
+                      library_version(static_cast<std::size_t>(version)),
+                      dtype_name(operands.types.input), dtype_name(operands.types.output),
+                      precision == GemmPrecision::tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32"
+                                                       : "CUBLAS_COMPUTE_32F");
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  const int n = operands.n;
+  return time_stream_repetitions(stream, plan, [&] {
+    AISP_CUBLAS_CHECK(cublasGemmEx(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
+                                   operands.a.get(), operands.types.cuda_input, n, operands.b.get(),
+                                   operands.types.cuda_input, n, &beta, operands.c.get(),
+                                   operands.types.cuda_output, n, compute, CUBLAS_GEMM_DEFAULT));
+  });
+}
+
+// Milliseconds per cublasLtMatmul call: FP8 e4m3 A (transposed) and B, bf16 C/D, unit scales.
+std::vector<double> time_lt_fp8_gemm(GemmOperands& operands, cudaStream_t stream,
+                                     const RepetitionPlan& plan, std::string* tool) {
+  cublasLtHandle_t raw_handle = nullptr;
+  AISP_CUBLAS_CHECK(cublasLtCreate(&raw_handle));
+  const LtOwner handle(raw_handle);
+
+  cublasLtMatmulDesc_t raw_desc = nullptr;
+  AISP_CUBLAS_CHECK(cublasLtMatmulDescCreate(&raw_desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  const LtDescOwner desc(raw_desc);
+  const cublasOperation_t transpose = CUBLAS_OP_T;
+  const cublasOperation_t keep = CUBLAS_OP_N;
+  AISP_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc.get(), CUBLASLT_MATMUL_DESC_TRANSA,
+                                                   &transpose, sizeof(transpose)));
+  AISP_CUBLAS_CHECK(
+      cublasLtMatmulDescSetAttribute(desc.get(), CUBLASLT_MATMUL_DESC_TRANSB, &keep, sizeof(keep)));
+  DeviceMemory scales(2 * sizeof(float));
+  const std::array<float, 2> unit_scales{1.0f, 1.0f};
+  AISP_CUDA_CHECK(cudaMemcpyAsync(scales.get(), unit_scales.data(), sizeof(unit_scales),
+                                  cudaMemcpyHostToDevice, stream));
+  AISP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const float* a_scale = scales.as<const float>();
+  const float* b_scale = scales.as<const float>() + 1;
+  AISP_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc.get(), CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
+                                                   &a_scale, sizeof(a_scale)));
+  AISP_CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc.get(), CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
+                                                   &b_scale, sizeof(b_scale)));
+
+  const auto make_layout = [](cudaDataType_t type, int n) {
+    cublasLtMatrixLayout_t layout = nullptr;
+    AISP_CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&layout, type, static_cast<std::uint64_t>(n),
+                                                 static_cast<std::uint64_t>(n), n));
+    return LtLayoutOwner(layout);
+  };
+  const int n = operands.n;
+  const LtLayoutOwner a_layout = make_layout(CUDA_R_8F_E4M3, n);
+  const LtLayoutOwner b_layout = make_layout(CUDA_R_8F_E4M3, n);
+  const LtLayoutOwner c_layout = make_layout(CUDA_R_16BF, n);
+
+  cublasLtMatmulPreference_t raw_preference = nullptr;
+  AISP_CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&raw_preference));
+  const LtPreferenceOwner preference(raw_preference);
+  const std::uint64_t workspace_bytes = kLtWorkspaceBytes;
+  AISP_CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(
+      preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes,
+      sizeof(workspace_bytes)));
+  cublasLtMatmulHeuristicResult_t heuristic{};
+  int found = 0;
+  AISP_CUBLAS_CHECK(cublasLtMatmulAlgoGetHeuristic(handle.get(), desc.get(), a_layout.get(),
+                                                   b_layout.get(), c_layout.get(), c_layout.get(),
+                                                   preference.get(), 1, &heuristic, &found));
+  if (found == 0) {
+    throw std::runtime_error(fmt::format(
+        "cuBLASLt has no algorithm for an FP8 e4m3 {}³ GEMM (TN, bf16 output) on this GPU", n));
+  }
+  DeviceMemory workspace(kLtWorkspaceBytes);
+  *tool = fmt::format("cuBLASLt {} cublasLtMatmul (e4m3 in, bf16 out, CUBLAS_COMPUTE_32F, TN, "
+                      "unit scales by device pointer)",
+                      library_version(cublasLtGetVersion()));
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  return time_stream_repetitions(stream, plan, [&] {
+    AISP_CUBLAS_CHECK(cublasLtMatmul(
+        handle.get(), desc.get(), &alpha, operands.a.get(), a_layout.get(), operands.b.get(),
+        b_layout.get(), &beta, operands.c.get(), c_layout.get(), operands.c.get(), c_layout.get(),
+        &heuristic.algo, workspace.get(), kLtWorkspaceBytes, stream));
+  });
+}
+
+// Copies n elements of a device matrix, `stride` elements apart, to the host as doubles.
+std::vector<double> read_strided(const DeviceMemory& matrix, DType dtype, std::size_t first,
+                                 std::size_t stride, int n, cudaStream_t stream) {
+  const std::size_t size = dtype_size(dtype);
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(n) * size);
+  AISP_CUDA_CHECK(cudaMemcpy2DAsync(bytes.data(), size, matrix.as<unsigned char>() + first * size,
+                                    stride * size, size, static_cast<std::size_t>(n),
+                                    cudaMemcpyDeviceToHost, stream));
+  AISP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<double> values(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    values[i] = decode_element(dtype, bytes.data(), i);
+  }
+  return values;
+}
+
+// Compares C(i, j) at a few places with a float64 dot product of row i of op(A) and column j of
+// B. Throws, naming the place and the numbers, when one is off or not finite.
+void spot_check(const GemmOperands& operands, cudaStream_t stream) {
+  const int n = operands.n;
+  const std::size_t size_n = static_cast<std::size_t>(n);
+  const std::array<std::array<int, 2>, 4> places{{{0, 0}, {n - 1, n - 1}, {n / 2, 1}, {3, n - 3}}};
+  for (const auto& [row, column] : places) {
+    // Column-major: op(A)(i, p) is A[i + p·n], or A[p + i·n] when A is used transposed.
+    const std::vector<double> a_row =
+        operands.a_transposed ? read_strided(operands.a, operands.types.input,
+                                             static_cast<std::size_t>(row) * size_n, 1, n, stream)
+                              : read_strided(operands.a, operands.types.input,
+                                             static_cast<std::size_t>(row), size_n, n, stream);
+    const std::vector<double> b_column = read_strided(
+        operands.b, operands.types.input, static_cast<std::size_t>(column) * size_n, 1, n, stream);
+    const double got =
+        read_strided(operands.c, operands.types.output,
+                     static_cast<std::size_t>(row) + static_cast<std::size_t>(column) * size_n, 1,
+                     1, stream)
+            .front();
+    double expected = 0;
+    double magnitude = 0;
+    for (int p = 0; p < n; ++p) {
+      expected += a_row[static_cast<std::size_t>(p)] * b_column[static_cast<std::size_t>(p)];
+      magnitude +=
+          std::abs(a_row[static_cast<std::size_t>(p)] * b_column[static_cast<std::size_t>(p)]);
+    }
+    const double tolerance = operands.types.relative_tolerance * magnitude +
+                             operands.types.output_rounding * std::abs(expected) + 1e-6;
+    if (!std::isfinite(got) || std::abs(got - expected) > tolerance) {
+      throw std::runtime_error(fmt::format(
+          "the {} GEMM {}³ computed C({}, {}) = {} where a float64 dot product of the same inputs "
+          "gives {} (allowed difference {:.3g}): the GEMM is wrong, so its time is not a rate. "
+          "Report this as a bug.",
+          operands.types.label, n, row, column, got, expected, tolerance));
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> gemm_unsupported(GemmPrecision precision, const GpuUnderTest& gpu) {
+  const int cc = gpu.compute_capability;
+  if (precision == GemmPrecision::fp8_e4m3 && cc < 89) {
+    return fmt::format("FP8 tensor cores need compute capability 8.9 or newer; {} is {}.{}",
+                       gpu.name, cc / 10, cc % 10);
+  }
+  if ((precision == GemmPrecision::bf16 || precision == GemmPrecision::tf32) && cc < 80) {
+    return fmt::format("{} tensor cores need compute capability 8.0 or newer; {} is {}.{}",
+                       gemm_types(precision).label, gpu.name, cc / 10, cc % 10);
+  }
+  return std::nullopt;
+}
+
+PeakSamples measure_gemm_rate(GemmPrecision precision, int n, const RepetitionPlan& plan) {
+  const GemmTypes types = gemm_types(precision);
+  const std::size_t elements = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  CudaStream stream;
+  GemmOperands operands{n,
+                        types,
+                        DeviceMemory(elements * dtype_size(types.input)),
+                        DeviceMemory(elements * dtype_size(types.input)),
+                        DeviceMemory(elements * dtype_size(types.output)),
+                        precision == GemmPrecision::fp8_e4m3};
+  detail::fill_uniform_device(types.input, operands.a.get(), elements,
+                              detail::fill_key(1, kNameA, sizeof(kNameA) - 1), -1.0, 1.0,
+                              stream.get());
+  detail::fill_uniform_device(types.input, operands.b.get(), elements,
+                              detail::fill_key(1, kNameB, sizeof(kNameB) - 1), -1.0, 1.0,
+                              stream.get());
+  // All-ones bytes: a NaN in every output type, so an element the GEMM never wrote fails the check.
+  AISP_CUDA_CHECK(cudaMemsetAsync(operands.c.get(), 0xFF, operands.c.bytes(), stream.get()));
+
+  PeakSamples samples;
+  const std::vector<double> milliseconds =
+      precision == GemmPrecision::fp8_e4m3
+          ? time_lt_fp8_gemm(operands, stream.get(), plan, &samples.tool)
+          : time_cublas_gemm(precision, operands, stream.get(), plan, &samples.tool);
+  spot_check(operands, stream.get());
+  const double flops =
+      2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  samples.values = rates_per_second(flops / 1e12, milliseconds_to_seconds(milliseconds));
+  samples.method = fmt::format("{}³ {} GEMM, random inputs in [-1, 1], fp32 accumulate, beta 0, "
+                               "2·n³ FLOPs, events around each call, 4 outputs checked against "
+                               "float64",
+                               n, types.label);
+  return samples;
+}
+
+}  // namespace aisp::peak

@@ -1,0 +1,616 @@
+// The order of the measurements, their sizes, the report and the store. Each figure is measured
+// in its own try block: one that fails (out of memory, a library without an algorithm) is
+// reported as failed and the others still run.
+#include "peak/peak_runner.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <exception>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "measure/statistics.hpp"
+#include "peak/measurements.hpp"
+#include "run/device_snapshot.hpp"
+#include "system/build_info.hpp"
+#include "system/nvml_probe.hpp"
+#include "system/system_info.hpp"
+
+namespace aisp {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr std::size_t kGiB = std::size_t{1} << 30;
+
+// How big and how many: the full sizes are ANCHORS.md's (4 GiB copies, 8192³ GEMMs, 1 GiB
+// transfers, 1000 launches); --quick shrinks everything so a test finishes in seconds.
+struct PeakSizes {
+  std::size_t copy_bytes;
+  std::size_t min_copy_bytes;  // below this, a copy would measure latency, not bandwidth
+  int gemm_n;
+  std::size_t transfer_bytes;
+  std::size_t peer_bytes;
+  int launches;
+  int graph_nodes;
+  peak::RepetitionPlan device_plan;    // copies, kernels, GEMMs, peer copies
+  peak::RepetitionPlan transfer_plan;  // host transfers (a pageable 1 GiB copy takes ~150 ms)
+  peak::RepetitionPlan launch_plan;    // launch loops
+};
+
+PeakSizes sizes_for(bool quick) {
+  if (quick) {
+    return {256 * kMiB, 16 * kMiB, 2048,      64 * kMiB, 64 * kMiB,
+            200,        200,       {3, 0.02}, {3, 0.0},  {3, 0.0}};
+  }
+  return {4 * kGiB, 64 * kMiB, 8192, kGiB, kGiB, 1000, 1000, {20, 0.2}, {10, 0.0}, {20, 0.05}};
+}
+
+std::string utc_date() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  return fmt::format("{:04}-{:02}-{:02}", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday);
+}
+
+std::string cuda_version_text(int version) {
+  return version > 0 ? fmt::format("{}.{}", version / 1000, version % 1000 / 10) : "unknown";
+}
+
+// Four significant figures without an exponent for the magnitudes the report shows.
+std::string value_text(double value) {
+  const double magnitude = std::abs(value);
+  if (!std::isfinite(value)) {
+    return fmt::format("{}", value);
+  }
+  if (magnitude >= 1000) {
+    return fmt::format("{:.0f}", value);
+  }
+  if (magnitude >= 100) {
+    return fmt::format("{:.1f}", value);
+  }
+  if (magnitude >= 1) {
+    return fmt::format("{:.2f}", value);
+  }
+  return fmt::format("{:.3f}", value);
+}
+
+std::string_view status_name(PeakStatus status) {
+  switch (status) {
+  case PeakStatus::measured:
+    return "measured";
+  case PeakStatus::skipped:
+    return "skipped";
+  case PeakStatus::failed:
+    return "failed";
+  }
+  return "failed";
+}
+
+bool lower_is_better(const PeakFigure& figure) { return figure.unit == "us"; }
+
+PeakFigure make_figure(std::string name, std::string label, std::string unit,
+                       Ceiling ceiling = Ceiling::none) {
+  PeakFigure figure;
+  figure.name = std::move(name);
+  figure.label = std::move(label);
+  figure.unit = std::move(unit);
+  figure.ceiling = ceiling;
+  return figure;
+}
+
+// Runs measurements into the report's figures, catching each one's failure.
+class FigureRecorder {
+ public:
+  FigureRecorder(std::vector<PeakFigure>& figures, std::ostream* progress)
+      : figures_(figures), progress_(progress) {}
+
+  void measure(PeakFigure figure, const std::function<peak::PeakSamples()>& run) {
+    if (progress_ != nullptr) {
+      *progress_ << "  measuring " << figure.label << " ..." << std::endl;
+    }
+    try {
+      peak::PeakSamples samples = run();
+      figure.repetitions = std::move(samples.values);
+      figure.median = median(figure.repetitions);
+      figure.method = std::move(samples.method);
+      figure.tool = std::move(samples.tool);
+      figure.status = PeakStatus::measured;
+    } catch (const std::exception& error) {
+      figure.status = PeakStatus::failed;
+      figure.reason = error.what();
+    }
+    figures_.push_back(std::move(figure));
+  }
+
+  void skip(PeakFigure figure, std::string reason) {
+    figure.status = PeakStatus::skipped;
+    figure.reason = std::move(reason);
+    figures_.push_back(std::move(figure));
+  }
+
+ private:
+  std::vector<PeakFigure>& figures_;
+  std::ostream* progress_;
+};
+
+// The largest copy size that leaves room on the device: both buffers plus 512 MiB for the
+// context, the library workspaces and anything else resident.
+std::size_t fitting_copy_bytes(const PeakSizes& sizes, std::size_t free_bytes) {
+  std::size_t bytes = sizes.copy_bytes;
+  if (free_bytes == 0) {  // unknown (cudaMemGetInfo failed): try the full size
+    return bytes;
+  }
+  while (bytes >= 2 * sizes.min_copy_bytes && 2 * bytes + 512 * kMiB > free_bytes) {
+    bytes /= 2;
+  }
+  return bytes;
+}
+
+void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& sizes,
+                 const std::optional<std::string>& kernels_unavailable, bool quick,
+                 FigureRecorder& recorder) {
+  // --- HBM: both copies share one pair of buffers, freed before anything else is allocated.
+  {
+    const std::size_t bytes = fitting_copy_bytes(sizes, gpu.free_bytes);
+    std::optional<peak::DeviceCopyBenchmark> copy;
+    std::string setup_error;
+    try {
+      if (bytes < sizes.min_copy_bytes) {
+        throw std::runtime_error(fmt::format(
+            "only {} free on the device, too little for two copy buffers of {}: free device "
+            "memory (other processes?) and rerun",
+            peak::size_text(gpu.free_bytes), peak::size_text(sizes.min_copy_bytes)));
+      }
+      copy.emplace(bytes, gpu);
+    } catch (const std::exception& error) {
+      setup_error = error.what();
+    }
+    const auto with_copy = [&](auto measure) {
+      return [&, measure]() -> peak::PeakSamples {
+        if (!copy) {
+          throw std::runtime_error(setup_error);
+        }
+        peak::PeakSamples samples = measure(*copy);
+        if (bytes != sizes.copy_bytes) {
+          samples.method +=
+              fmt::format(" (reduced from {}: {} free)", peak::size_text(sizes.copy_bytes),
+                          peak::size_text(gpu.free_bytes));
+        }
+        return samples;
+      };
+    };
+    recorder.measure(
+        make_figure("hbm_copy_memcpy",
+                    fmt::format("HBM copy, cudaMemcpyAsync {}", peak::size_text(bytes)), "GB/s",
+                    Ceiling::hbm_bandwidth),
+        with_copy([&](peak::DeviceCopyBenchmark& benchmark) {
+          return benchmark.measure_memcpy(sizes.device_plan);
+        }));
+    PeakFigure kernel_copy = make_figure(
+        "hbm_copy_float4_kernel",
+        fmt::format("HBM copy, float4 grid-stride kernel {}", peak::size_text(bytes)), "GB/s");
+    if (kernels_unavailable) {
+      recorder.skip(std::move(kernel_copy), *kernels_unavailable);
+    } else {
+      recorder.measure(std::move(kernel_copy), with_copy([&](peak::DeviceCopyBenchmark& benchmark) {
+                         return benchmark.measure_float4_kernel(sizes.device_plan);
+                       }));
+    }
+  }
+
+  // --- Kernels of our own: L2 and FP32.
+  PeakFigure l2 =
+      make_figure("l2_read", "L2 read, buffer of half the L2", "GB/s", Ceiling::l2_bandwidth);
+  PeakFigure fma =
+      make_figure("fp32_fma_kernel", "FP32 FMA chains kernel", "TFLOP/s", Ceiling::fp32_simt);
+  if (kernels_unavailable) {
+    recorder.skip(std::move(l2), *kernels_unavailable);
+    recorder.skip(std::move(fma), *kernels_unavailable);
+  } else {
+    recorder.measure(std::move(l2), [&] {
+      return peak::measure_l2_read_bandwidth(gpu, sizes.device_plan, quick);
+    });
+    recorder.measure(std::move(fma),
+                     [&] { return peak::measure_fp32_fma_rate(gpu, sizes.device_plan, quick); });
+  }
+
+  // --- GEMMs through the libraries.
+  struct GemmFigure {
+    peak::GemmPrecision precision;
+    const char* name;
+    const char* label;
+    const char* library;
+    Ceiling ceiling;
+  };
+  const GemmFigure gemms[] = {
+      {peak::GemmPrecision::fp32, "fp32_sgemm", "FP32 SGEMM", "cuBLAS", Ceiling::fp32_simt},
+      {peak::GemmPrecision::tf32, "tf32_gemm", "TF32 GEMM", "cuBLAS", Ceiling::tf32_tensor},
+      {peak::GemmPrecision::bf16, "bf16_gemm", "BF16 GEMM", "cuBLAS", Ceiling::bf16_tensor},
+      {peak::GemmPrecision::fp16, "fp16_gemm", "FP16 GEMM", "cuBLAS", Ceiling::fp16_tensor},
+      {peak::GemmPrecision::fp8_e4m3, "fp8_e4m3_gemm", "FP8 e4m3 GEMM", "cuBLASLt",
+       Ceiling::fp8_tensor},
+  };
+  for (const GemmFigure& gemm : gemms) {
+    PeakFigure figure =
+        make_figure(gemm.name, fmt::format("{} {}^3, {}", gemm.label, sizes.gemm_n, gemm.library),
+                    "TFLOP/s", gemm.ceiling);
+    if (const std::optional<std::string> reason = peak::gemm_unsupported(gemm.precision, gpu)) {
+      recorder.skip(std::move(figure), *reason);
+      continue;
+    }
+    recorder.measure(std::move(figure), [&] {
+      return peak::measure_gemm_rate(gemm.precision, sizes.gemm_n, sizes.device_plan);
+    });
+  }
+
+  // --- Host transfers: one set of buffers for the four directions.
+  {
+    std::optional<peak::HostTransferBenchmark> transfers;
+    std::string setup_error;
+    try {
+      transfers.emplace(sizes.transfer_bytes);
+    } catch (const std::exception& error) {
+      setup_error = error.what();
+    }
+    struct TransferFigure {
+      peak::HostTransfer transfer;
+      const char* name;
+      const char* label;
+      Ceiling ceiling;
+    };
+    const TransferFigure figures[] = {
+        {peak::HostTransfer::host_to_device_pinned, "host_to_device_pinned",
+         "host -> device, pinned", Ceiling::host_to_device_pinned},
+        {peak::HostTransfer::device_to_host_pinned, "device_to_host_pinned",
+         "device -> host, pinned", Ceiling::device_to_host_pinned},
+        {peak::HostTransfer::host_to_device_pageable, "host_to_device_pageable",
+         "host -> device, pageable", Ceiling::host_to_device_pageable},
+        {peak::HostTransfer::device_to_host_pageable, "device_to_host_pageable",
+         "device -> host, pageable", Ceiling::none},
+    };
+    for (const TransferFigure& transfer : figures) {
+      recorder.measure(
+          make_figure(transfer.name,
+                      fmt::format("{} {}", transfer.label, peak::size_text(sizes.transfer_bytes)),
+                      "GB/s", transfer.ceiling),
+          [&] {
+            if (!transfers) {
+              throw std::runtime_error(setup_error);
+            }
+            return transfers->measure(transfer.transfer, sizes.transfer_plan);
+          });
+    }
+  }
+
+  // --- GPU to GPU, information only.
+  PeakFigure peer = make_figure("peer_copy_0_to_1", "GPU 0 -> GPU 1, cudaMemcpyPeerAsync", "GB/s");
+  if (gpu_count < 2) {
+    recorder.skip(std::move(peer), fmt::format("needs 2 GPUs; {} visible", gpu_count));
+  } else {
+    recorder.measure(std::move(peer), [&] {
+      return peak::measure_peer_copy(gpu.device, gpu.device == 0 ? 1 : 0, sizes.peer_bytes,
+                                     sizes.device_plan);
+    });
+    // Back on the measured GPU for the launch figures (a failure shows in their rows).
+    static_cast<void>(cudaSetDevice(gpu.device));
+  }
+
+  // --- Launch costs.
+  PeakFigure sync = make_figure("launch_with_sync", "empty kernel, synchronize after each", "us");
+  PeakFigure async = make_figure("launch_async", "empty kernel, back to back", "us");
+  PeakFigure graph =
+      make_figure("graph_node_launch",
+                  fmt::format("CUDA graph of {} empty kernels, per node", sizes.graph_nodes), "us",
+                  Ceiling::graph_node_launch);
+  if (kernels_unavailable) {
+    recorder.skip(std::move(sync), *kernels_unavailable);
+    recorder.skip(std::move(async), *kernels_unavailable);
+    recorder.skip(std::move(graph), *kernels_unavailable);
+  } else {
+    recorder.measure(std::move(sync), [&] {
+      return peak::measure_launch_with_sync(sizes.launches, sizes.launch_plan);
+    });
+    recorder.measure(std::move(async),
+                     [&] { return peak::measure_launch_async(sizes.launches, sizes.launch_plan); });
+    recorder.measure(std::move(graph), [&] {
+      return peak::measure_graph_node_cost(sizes.graph_nodes, sizes.launch_plan);
+    });
+  }
+}
+
+std::string gpu_state_text(const GpuState& state) {
+  const auto or_unknown = [](const auto& value, std::string_view unit) {
+    return value ? fmt::format("{}{}", *value, unit) : std::string("?");
+  };
+  return fmt::format(
+      "SM {}, memory {}, {}, {}, clock-event reasons: {}", or_unknown(state.sm_clock_mhz, " MHz"),
+      or_unknown(state.memory_clock_mhz, " MHz"), or_unknown(state.power_w, " W"),
+      or_unknown(state.temperature_c, " C"),
+      state.throttle_reasons.empty() ? std::string("none")
+                                     : fmt::format("{}", fmt::join(state.throttle_reasons, ",")));
+}
+
+nlohmann::ordered_json figure_to_json(const PeakFigure& figure) {
+  nlohmann::ordered_json json{
+      {"name", figure.name},
+      {"label", figure.label},
+      {"unit", figure.unit},
+      {"ceiling", figure.ceiling == Ceiling::none
+                      ? nlohmann::ordered_json(nullptr)
+                      : nlohmann::ordered_json(std::string(ceiling_name(figure.ceiling)))},
+      {"status", status_name(figure.status)},
+  };
+  if (figure.status != PeakStatus::measured) {
+    json["reason"] = figure.reason;
+    return json;
+  }
+  json["value"] = figure.median;
+  json["repetitions"] = figure.repetitions;
+  json["method"] = figure.method;
+  json["tool"] = figure.tool;
+  json["stored"] = figure.stored;
+  json["source"] = figure.source;
+  if (figure.anchor) {
+    json["anchor"] = {{"value", figure.anchor->value}, {"source", figure.anchor->source}};
+    json["ratio_to_anchor"] = figure.median / figure.anchor->value;
+  } else {
+    json["anchor"] = nullptr;
+    json["ratio_to_anchor"] = nullptr;
+  }
+  return json;
+}
+
+}  // namespace
+
+void choose_stored_figures(std::vector<PeakFigure>& figures) {
+  std::map<Ceiling, PeakFigure*> best;
+  for (PeakFigure& figure : figures) {
+    figure.stored = false;
+    if (figure.status != PeakStatus::measured || figure.ceiling == Ceiling::none ||
+        !std::isfinite(figure.median) || figure.median <= 0) {
+      continue;
+    }
+    PeakFigure*& current = best[figure.ceiling];
+    if (current == nullptr || (lower_is_better(figure) ? figure.median < current->median
+                                                       : figure.median > current->median)) {
+      current = &figure;
+    }
+  }
+  for (auto& [ceiling, figure] : best) {
+    figure->stored = true;
+  }
+}
+
+void write_sources(PeakReport& report) {
+  for (PeakFigure& figure : report.figures) {
+    if (figure.status != PeakStatus::measured) {
+      continue;
+    }
+    figure.source = fmt::format(
+        "aisp bench peak{}, {}: {} = {} {}, median of {} ({}); {}; {} (GPU {}, hardware key "
+        "{}); CUDA runtime {}, driver {}",
+        report.quick ? " --quick" : "", report.date, figure.label, value_text(figure.median),
+        figure.unit, figure.repetitions.size(), figure.method, figure.tool, report.gpu_name,
+        report.device, report.hardware_key, report.cuda_runtime,
+        report.driver.empty() ? "unknown" : report.driver);
+  }
+  // A ceiling with several candidates says which one won, and against what.
+  for (PeakFigure& figure : report.figures) {
+    if (!figure.stored) {
+      continue;
+    }
+    std::vector<std::string> candidates;
+    for (const PeakFigure& other : report.figures) {
+      if (other.status == PeakStatus::measured && other.ceiling == figure.ceiling) {
+        candidates.push_back(
+            fmt::format("{} {} {}", other.label, value_text(other.median), other.unit));
+      }
+    }
+    if (candidates.size() > 1) {
+      figure.source =
+          fmt::format("{} is the {} of: {}; stored: {}. {}", ceiling_name(figure.ceiling),
+                      lower_is_better(figure) ? "smallest" : "largest", fmt::join(candidates, ", "),
+                      figure.label, figure.source);
+    }
+  }
+}
+
+std::string format_peak_report(const PeakReport& report) {
+  std::string text = fmt::format(
+      "aisp bench peak{}: {} (GPU {} of {}, compute capability {}.{}, hardware key {}), CUDA "
+      "runtime {}, driver {}, {}\n\n",
+      report.quick ? " --quick" : "", report.gpu_name, report.device, report.gpu_count,
+      report.compute_capability / 10, report.compute_capability % 10, report.hardware_key,
+      report.cuda_runtime, report.driver.empty() ? "unknown" : report.driver, report.date);
+  std::size_t label_width = 6;
+  for (const PeakFigure& figure : report.figures) {
+    label_width = std::max(label_width, figure.label.size());
+  }
+  text += fmt::format("{:<{}}  {:>9}  {:<7}  {:>10}  {:>5}  {}\n", "figure", label_width, "median",
+                      "unit", "ANCHORS.md", "ratio", "stored as");
+  bool any_anchor = false;
+  for (const PeakFigure& figure : report.figures) {
+    if (figure.status != PeakStatus::measured) {
+      text +=
+          fmt::format("{:<{}}  {}: {}\n", figure.label, label_width,
+                      figure.status == PeakStatus::skipped ? "skipped" : "FAILED", figure.reason);
+      continue;
+    }
+    std::string anchor = "-";
+    std::string ratio = "-";
+    if (figure.anchor) {
+      any_anchor = true;
+      anchor = value_text(figure.anchor->value);
+      ratio = fmt::format("{:.2f}", figure.median / figure.anchor->value);
+    }
+    std::string stored = "-";
+    if (figure.stored) {
+      stored = std::string(ceiling_name(figure.ceiling));
+    } else if (figure.ceiling != Ceiling::none) {
+      stored = fmt::format("- ({}: the other candidate is stored)", ceiling_name(figure.ceiling));
+    }
+    text += fmt::format("{:<{}}  {:>9}  {:<7}  {:>10}  {:>5}  {}\n", figure.label, label_width,
+                        value_text(figure.median), figure.unit, anchor, ratio, stored);
+  }
+  text += "\n";
+  if (any_anchor) {
+    text += fmt::format("ratio = median / ANCHORS.md's figure for {} (for us figures, above 1 is "
+                        "slower).\n",
+                        report.hardware_key);
+  } else {
+    text += fmt::format("ANCHORS.md has no figures for {}: nothing to compare with.\n",
+                        report.hardware_key);
+  }
+  if (!report.store_error.empty()) {
+    text += fmt::format("error: the ceilings were not stored: {}\n", report.store_error);
+  } else if (report.stored_count > 0) {
+    text += fmt::format("Stored {} ceilings in {}; rooflines read them before the built-in "
+                        "ANCHORS.md table.\n",
+                        report.stored_count, report.peaks_file.string());
+  } else {
+    text += "No ceiling was measured, so nothing was stored.\n";
+  }
+  if (report.state_after) {
+    text +=
+        fmt::format("GPU state after the measurements: {}\n", gpu_state_text(*report.state_after));
+  }
+  if (report.quick) {
+    text += "--quick: small sizes and few repetitions, so these figures are rough; rerun without "
+            "--quick before relying on rooflines computed from them.\n";
+  }
+  return text;
+}
+
+nlohmann::ordered_json peak_report_to_json(const PeakReport& report) {
+  nlohmann::ordered_json figures = nlohmann::ordered_json::array();
+  for (const PeakFigure& figure : report.figures) {
+    figures.push_back(figure_to_json(figure));
+  }
+  return nlohmann::ordered_json{
+      {"hardware_key", report.hardware_key},
+      {"gpu",
+       {{"index", report.device},
+        {"name", report.gpu_name},
+        {"compute_capability",
+         fmt::format("{}.{}", report.compute_capability / 10, report.compute_capability % 10)}}},
+      {"gpu_count", report.gpu_count},
+      {"cuda_runtime_version", report.cuda_runtime},
+      {"nvidia_driver_version", report.driver},
+      {"date", report.date},
+      {"quick", report.quick},
+      {"peaks_file", report.peaks_file.string()},
+      {"stored_count", report.stored_count},
+      {"store_error", report.store_error.empty() ? nlohmann::ordered_json(nullptr)
+                                                 : nlohmann::ordered_json(report.store_error)},
+      {"gpu_state_before", report.state_before ? nlohmann::ordered_json::parse(
+                                                     gpu_state_to_json(*report.state_before).dump())
+                                               : nlohmann::ordered_json(nullptr)},
+      {"gpu_state_after", report.state_after ? nlohmann::ordered_json::parse(
+                                                   gpu_state_to_json(*report.state_after).dump())
+                                             : nlohmann::ordered_json(nullptr)},
+      {"figures", std::move(figures)},
+  };
+}
+
+int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostream& err) {
+  const SystemInfo info = collect_system_info();
+  if (info.gpus.empty()) {
+    err << "bench peak needs a GPU: "
+        << (info.gpu_probe_error.empty() ? "no CUDA device is visible" : info.gpu_probe_error)
+        << "\n";
+    return 1;
+  }
+  const GpuInfo& gpu_info = info.gpus.front();
+  const DeviceSnapshot snapshot = probe_device(gpu_info.index);
+  if (!snapshot.error.empty()) {
+    err << "bench peak needs a GPU: " << snapshot.error << "\n";
+    return 1;
+  }
+  std::optional<std::string> kernels_unavailable;
+  if (!snapshot.binary_has_code) {
+    kernels_unavailable =
+        fmt::format("this binary has no code for {} (sm_{}): built for {}; rebuild with "
+                    "-DCMAKE_CUDA_ARCHITECTURES={} ({})",
+                    snapshot.name, snapshot.compute_capability, build_info().cuda_architectures,
+                    snapshot.compute_capability, snapshot.code_error);
+  }
+
+  peak::GpuUnderTest gpu;
+  gpu.device = gpu_info.index;
+  gpu.name = gpu_info.name;
+  gpu.compute_capability = gpu_info.cc_major * 10 + gpu_info.cc_minor;
+  gpu.sm_count = gpu_info.sm_count;
+  gpu.l2_bytes = gpu_info.l2_bytes;
+  gpu.free_bytes = snapshot.free_bytes;
+
+  PeakReport report;
+  report.hardware_key = hardware_key(info);
+  report.device = gpu.device;
+  report.gpu_count = static_cast<int>(info.gpus.size());
+  report.gpu_name = gpu.name;
+  report.compute_capability = gpu.compute_capability;
+  report.cuda_runtime = cuda_version_text(info.cuda_runtime_version);
+  report.driver = info.nvidia_driver_version;
+  report.date = utc_date();
+  report.quick = options.quick;
+  report.peaks_file = options.peaks_dir / (report.hardware_key + ".json");
+  if (info.nvml_status == "available") {
+    report.state_before = gpu_info.state;
+  }
+
+  std::ostream* progress = !options.json && isatty(STDERR_FILENO) != 0 ? &err : nullptr;
+  FigureRecorder recorder(report.figures, progress);
+  measure_all(gpu, report.gpu_count, sizes_for(options.quick), kernels_unavailable, options.quick,
+              recorder);
+
+  if (const NvmlProbe nvml; nvml.available()) {
+    report.state_after = nvml.read_state(gpu_info.pci_bus_id);
+  }
+  choose_stored_figures(report.figures);
+  for (PeakFigure& figure : report.figures) {
+    if (figure.ceiling != Ceiling::none) {
+      figure.anchor = measured_ceiling(report.hardware_key, figure.ceiling);
+    }
+  }
+  write_sources(report);
+  for (const PeakFigure& figure : report.figures) {
+    if (!figure.stored) {
+      continue;
+    }
+    try {
+      store_ceiling(options.peaks_dir, report.hardware_key, figure.ceiling,
+                    CeilingValue{figure.median, figure.unit, figure.source});
+      ++report.stored_count;
+    } catch (const std::exception& error) {
+      report.store_error = error.what();
+      break;
+    }
+  }
+
+  if (options.json) {
+    out << peak_report_to_json(report).dump(2) << "\n";
+  } else {
+    out << format_peak_report(report);
+  }
+  bool failed = !report.store_error.empty();
+  for (const PeakFigure& figure : report.figures) {
+    if (figure.status == PeakStatus::failed) {
+      err << "error: bench peak: " << figure.label << ": " << figure.reason << "\n";
+      failed = true;
+    }
+  }
+  if (!report.store_error.empty()) {
+    err << "error: bench peak: the ceilings were not stored: " << report.store_error << "\n";
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace aisp

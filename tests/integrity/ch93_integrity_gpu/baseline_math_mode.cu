@@ -1,0 +1,9 @@
+// Honest baseline for the 'math_mode' cheat.
+#include "gpu_affine_problem.cuh"
+
+namespace aisp::integrity_gpu {
+struct Baseline_math_mode : GpuAffineProblem {
+  void run(Context& ctx) override { launch(ctx.stream()); }
+};
+}  // namespace aisp::integrity_gpu
+AISP_VARIANT(aisp::integrity_gpu::Baseline_math_mode)
