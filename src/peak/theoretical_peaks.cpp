@@ -344,7 +344,7 @@ std::string format_theoretical_peak(const TheoreticalPeak& peak) {
   std::string text = fmt::format("{} (key {}{}{})\n", peak.name, peak.key,
                                  aliases.empty() ? "" : "; also ", fmt::join(aliases, ", "));
   const auto line = [&text](std::string_view label, const std::string& value) {
-    text += fmt::format("  {:<22}{}\n", label, value);
+    text += fmt::format("  {:<24}{}\n", label, value);
   };
   line("architecture", fmt::format("{}, compute capability {}", peak.architecture,
                                    compute_capability_text(peak.compute_capability)));

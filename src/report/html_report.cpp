@@ -39,6 +39,11 @@ std::string significant(double value, int digits = 3) {
   return fmt::format("{:.{}f}", value, std::max(0, digits - 1 - magnitude));
 }
 
+// A measured ceiling as the other reports print it: "4275", "50.6", "0.68".
+std::string ceiling_number(double value) {
+  return std::fabs(value) >= 1000 ? fmt::format("{:.0f}", value) : fmt::format("{:.4g}", value);
+}
+
 // "2.15 GB", "10.7 GFLOP", "512 B".
 std::string with_si_prefix(double value, std::string_view unit) {
   if (!std::isfinite(value)) {
@@ -571,7 +576,7 @@ std::string render_roofline_chart(const RunResults& results) {
         fmt::format("<text class=\"ceiling-label\" transform=\"translate({},{}) rotate({:.1f})\" "
                     "dy=\"-5\">{} {} GB/s</text>\n",
                     px(x_axis.at(label_x)), px(y_axis.at(bandwidth * label_x * 1e-3)), angle,
-                    esc(bandwidths[i].name), significant(bandwidth, 4));
+                    esc(bandwidths[i].name), ceiling_number(bandwidth));
   }
   for (std::size_t i = 0; i < computes.size(); ++i) {
     const double compute = computes[i].value;
@@ -583,7 +588,7 @@ std::string render_roofline_chart(const RunResults& results) {
     html += fmt::format("<text class=\"ceiling-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\" "
                         "dy=\"-5\">{} {} TFLOP/s</text>\n",
                         px(width - right - 6), px(y_axis.at(compute)), esc(computes[i].name),
-                        significant(compute, 4));
+                        ceiling_number(compute));
   }
   html += "</g>\n";
 

@@ -123,10 +123,9 @@ class VerifiedVariant {
       for (const auto& theirs : donor.inputs())
         if (mine.name() == theirs.name() && mine.bytes() == theirs.bytes()) {
           const auto bytes = read_tensor_bytes(theirs, options_.stream);
-          const cudaMemcpyKind kind = mine.memory() == Memory::device ? cudaMemcpyHostToDevice
-                                                                      : cudaMemcpyHostToHost;
           if (gpu()) {
-            AISP_CUDA_CHECK(cudaMemcpy(mine.data(), bytes.data(), bytes.size(), kind));
+            // Default: unified addressing routes device, managed, pinned and host alike.
+            AISP_CUDA_CHECK(cudaMemcpy(mine.data(), bytes.data(), bytes.size(), cudaMemcpyDefault));
           } else {
             std::copy(bytes.begin(), bytes.end(), static_cast<unsigned char*>(mine.data()));
           }
