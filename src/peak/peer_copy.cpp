@@ -36,6 +36,7 @@ class PeerAccessScope {
       enabled_here_ = true;
     }
   }
+  // Unchecked: a destructor cannot report, and must not hide the error that is unwinding.
   ~PeerAccessScope() {
     if (enabled_here_) {
       static_cast<void>(cudaSetDevice(from_));

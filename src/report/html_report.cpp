@@ -190,23 +190,32 @@ std::string svg_open(std::string_view chart, std::size_t marks, double width, do
 // ---------------------------------------------------------------------------------------------
 // Header and summary table
 
-std::string render_header(const RunResults& results, const nlohmann::json& manifest) {
+// "on NVIDIA H200", "on no GPU" (a CPU-only machine), or "GPU unknown" without a manifest.
+std::string describe_machine(const nlohmann::json& manifest) {
   const std::string gpu = manifest_gpu_name(manifest);
-  std::string html =
-      fmt::format("<header>\n<h1>aisp run {} <span class=\"gpu\">on {}</span></h1>\n",
-                  esc(results.run_id.empty() ? "(no run id)" : results.run_id),
-                  esc(gpu.empty() ? "no GPU recorded" : gpu));
+  if (!gpu.empty()) {
+    return "on " + gpu;
+  }
+  return manifest.is_object() && !manifest.empty() ? "on no GPU" : "GPU unknown (no manifest)";
+}
+
+std::string render_header(const RunResults& results, const nlohmann::json& manifest) {
+  std::string html = fmt::format("<header>\n<h1>aisp run {} <span class=\"gpu\">{}</span></h1>\n",
+                                 esc(results.run_id.empty() ? "(no run id)" : results.run_id),
+                                 esc(describe_machine(manifest)));
   if (!results.complete) {
     html += "<p class=\"banner\">This run was interrupted: its results are partial. Pairs that "
             "had not finished are missing.</p>\n";
   }
   html += "<dl class=\"facts\">\n";
-  const auto fact = [&html](std::string_view name, const std::string& value, bool code = false) {
+  // Long values (the command line, the settings) take a whole row.
+  const auto fact = [&html](std::string_view name, const std::string& value, bool code = false,
+                            bool wide = false) {
     if (value.empty()) {
       return;
     }
-    html += fmt::format("<div><dt>{}</dt><dd>{}{}{}</dd></div>\n", name, code ? "<code>" : "",
-                        esc(value), code ? "</code>" : "");
+    html += fmt::format("<div{}><dt>{}</dt><dd>{}{}{}</dd></div>\n", wide ? " class=\"wide\"" : "",
+                        name, code ? "<code>" : "", esc(value), code ? "</code>" : "");
   };
   fact("Pairs", rf::format_counts(rf::count_statuses(results)));
   fact("Started", results.started_at);
@@ -216,7 +225,7 @@ std::string render_header(const RunResults& results, const nlohmann::json& manif
   if (!commit.empty() && manifest_text(manifest, "git_dirty") == "true") {
     commit += " (with uncommitted changes)";
   }
-  fact("Commit", commit, true);
+  fact("Commit", commit, true, true);
   fact("Driver", manifest_text(manifest, "nvidia_driver_version"));
   std::string cuda = manifest_text(manifest, "cuda_runtime_version");
   if (manifest.is_object() && manifest.contains("build")) {
@@ -227,7 +236,7 @@ std::string render_header(const RunResults& results, const nlohmann::json& manif
   }
   fact("CUDA", cuda);
   fact("Host", manifest_text(manifest, "cpu_model"));
-  fact("Command", manifest_text(manifest, "command_line"), true);
+  fact("Command", manifest_text(manifest, "command_line"), true, true);
   if (manifest.is_object() && manifest.contains("settings") && manifest["settings"].is_object()) {
     std::string settings;
     for (const auto& [key, value] : manifest["settings"].items()) {
@@ -236,7 +245,7 @@ std::string render_header(const RunResults& results, const nlohmann::json& manif
                     (value.is_string() ? value.get<std::string>() : value.dump());
       }
     }
-    fact("Settings", settings, true);
+    fact("Settings", settings, true, true);
   }
   html += "</dl>\n</header>\n";
   return html;
@@ -293,9 +302,10 @@ std::string render_summary_table(const RunResults& results) {
     } else {
       html += fmt::format("<td class=\"absent\" data-sort=\"\">{}</td>", kAbsent);
     }
-    html += fmt::format("<td class=\"{}\">{}</td></tr>\n",
-                        pair.verification.passed ? "" : "failed-text",
-                        esc(rf::format_verification(pair.verification)));
+    html += fmt::format(
+        "<td class=\"{}\">{}</td></tr>\n",
+        pair.verification.checks.empty() || pair.verification.passed ? "" : "failed-text",
+        esc(rf::format_verification(pair.verification)));
   }
   html += "</tbody>\n</table>\n</section>\n";
   return html;
@@ -650,8 +660,8 @@ std::string achieved_text(const PairResult& pair, const Roofline& roofline) {
     return significant(roofline.achieved_tflops) + " TFLOP/s achieved";
   }
   if (roofline.bound == "launch") {
-    return fmt::format("floor {} for {} launches", rf::format_duration_ms(roofline.floor_ms),
-                       significant(pair.launches, 6));
+    return fmt::format("floor {} for {:g} launches", rf::format_duration_ms(roofline.floor_ms),
+                       pair.launches);
   }
   return "floor " + rf::format_duration_ms(roofline.floor_ms);
 }
@@ -785,7 +795,13 @@ std::string render_histogram(const VariantMeasurement& measurement, std::string_
         px(std::max(1.0, plot_width / static_cast<double>(bins) - 1)), px(bar_height), counts[bin]);
     ++bars;
   }
-  const double median = measurement.stats.median;
+  // The median of the samples drawn (all of them, unless a file was trimmed), so the line sits
+  // inside the histogram it annotates.
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t middle = sorted.size() / 2;
+  const double median =
+      sorted.size() % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   const double median_x =
       high > low ? left + (median - low) / (high - low) * plot_width : left + plot_width / 2;
   std::string html =
@@ -943,16 +959,19 @@ std::string verification_table(const PairResult& pair) {
   return html + "</table>\n";
 }
 
-std::string render_pair_detail(const PairResult& pair, std::size_t index,
+// Sections start open for pairs that did not pass, and for every pair of a small run.
+constexpr std::size_t kPairsShownOpen = 10;
+
+std::string render_pair_detail(const PairResult& pair, std::size_t index, bool open,
                                const HtmlReportOptions& options) {
   const bool shown = rf::shows_speedup(pair);
   const bool passed = pair.status == PairStatus::passed && pair.verification.passed;
   std::string html = fmt::format(
       "<details class=\"pair\" id=\"{}\" data-pair=\"{}\"{}>\n<summary><span class=\"badge {}\">{}"
       "</span> <strong>{}</strong> <span class=\"small\">{} → {}</span>{}</summary>\n",
-      pair_anchor(index), pair_key(index), passed ? "" : " open", status_class(pair.status),
-      esc(pair_status_name(pair.status)), esc(pair.target), esc(pair.baseline_variant),
-      esc(pair.optimized_variant),
+      pair_anchor(index), pair_key(index), open || !passed ? " open" : "",
+      status_class(pair.status), esc(pair_status_name(pair.status)), esc(pair.target),
+      esc(pair.baseline_variant), esc(pair.optimized_variant),
       shown ? " <span class=\"" + verdict_class(*pair.speedup) + "\">" +
                   esc(rf::format_speedup(*pair.speedup)) + "</span>"
             : "");
@@ -978,10 +997,10 @@ std::string render_pair_detail(const PairResult& pair, std::size_t index,
     html += row("Arithmetic intensity", significant(pair.flops / pair.bytes) + " FLOP/byte");
   }
   if (pair.launches > 0) {
-    html += row("Launches per run", significant(pair.launches, 6));
+    html += row("Launches per run", fmt::format("{:g}", pair.launches));
   }
   for (const auto& [name, value] : pair.counters_per_run) {
-    html += row(esc(name) + " per run", significant(value, 6));
+    html += row(esc(name) + " per run", fmt::format("{:g}", value));
   }
   html += row("Worker wall time", fmt::format("{:.1f} s", pair.wall_seconds));
   if (!pair.log_file.empty()) {
@@ -1047,7 +1066,7 @@ a { color: var(--accent); text-decoration: none; } a:hover { text-decoration: un
 nav { margin: 8px 0; color: var(--muted); } nav a { margin-right: 14px; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 2px 24px; margin: 8px 0; }
 .facts div { display: flex; gap: 8px; min-width: 0; } .facts dt { color: var(--muted); min-width: 92px; }
-.facts dd { margin: 0; overflow-wrap: anywhere; }
+.facts dd { margin: 0; overflow-wrap: anywhere; } .facts .wide { grid-column: 1 / -1; }
 .banner { background: #fff8c5; border: 1px solid #d4a72c; padding: 8px 12px; border-radius: 6px; }
 .note { color: var(--muted); max-width: 900px; margin: 4px 0 10px; }
 .empty { color: var(--muted); font-style: italic; }
@@ -1100,7 +1119,7 @@ table.detail { margin: 10px 0; font-size: 13px; max-width: 100%; }
 table.detail caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
 table.detail th, table.detail td { text-align: left; padding: 2px 10px 2px 0; vertical-align: top; border-bottom: 1px solid var(--band); overflow-wrap: anywhere; }
 table.detail th { color: var(--muted); font-weight: normal; white-space: nowrap; }
-table.checks td:nth-child(2) { white-space: nowrap; }
+table.checks td:nth-child(1), table.checks td:nth-child(2) { white-space: nowrap; }
 tr.check-failed td { color: var(--slower); }
 .histograms { display: flex; flex-wrap: wrap; gap: 12px; }
 .toolbar button { font: inherit; padding: 2px 10px; margin-right: 6px; }
@@ -1150,6 +1169,13 @@ constexpr std::string_view kScript = R"js(
       element.addEventListener("mouseenter", function () { highlight(element.getAttribute("data-pair")); });
       element.addEventListener("mouseleave", function () { highlight(null); });
     });
+    // A link to a pair opens its section (a closed <details> would hide the target).
+    function openTarget() {
+      var target = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+      if (target && target.tagName === "DETAILS") target.open = true;
+    }
+    window.addEventListener("hashchange", openTarget);
+    openTarget();
     var toolbar = document.getElementById("pair-toolbar");
     if (toolbar) {
       toolbar.hidden = false;
@@ -1235,7 +1261,9 @@ std::string render_html_report(const RunResults& results, const nlohmann::json& 
   html += "<section id=\"pairs\">\n<h2>Pairs</h2>\n"
           "<p class=\"note\">Everything recorded for each pair: the problem, how each variant was "
           "timed and when sampling stopped, the GPU's clocks around the measurement, the sample "
-          "distributions, and every verification check. Pairs that did not pass are open.</p>\n"
+          "distributions, and every verification check. Sections start open for pairs that did not "
+          "pass, and for every pair of a run of ten or fewer; a target's link anywhere on the "
+          "page opens its section.</p>\n"
           "<p class=\"toolbar\" id=\"pair-toolbar\" hidden><button type=\"button\" "
           "data-action=\"expand\">Expand all</button><button type=\"button\" "
           "data-action=\"collapse\">Collapse all</button></p>\n";
@@ -1243,7 +1271,8 @@ std::string render_html_report(const RunResults& results, const nlohmann::json& 
     html += "<p class=\"empty\">The run holds no pairs.</p>\n";
   }
   for (std::size_t i = 0; i < results.pairs.size(); ++i) {
-    html += render_pair_detail(results.pairs[i], i, options);
+    html +=
+        render_pair_detail(results.pairs[i], i, results.pairs.size() <= kPairsShownOpen, options);
   }
   html += "</section>\n";
   html += fmt::format("<footer>Written by {}{}. Every number above is read from the run's "

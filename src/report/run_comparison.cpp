@@ -247,15 +247,35 @@ std::string confidence_percent(const RunComparisonSettings& settings) {
   return fmt::format("{:g}%", settings.confidence * 100);
 }
 
+// How to read the table's columns.
+constexpr std::string_view kColumnsSentence =
+    "Medians and speedups read baseline run → candidate run; a time change is the candidate "
+    "run's median time against the baseline run's (+ is slower).";
+
 std::string rule_sentence(const RunComparisonSettings& settings) {
   return fmt::format("A change is called when the {} bootstrap interval of the median-time ratio "
                      "(candidate / baseline run) excludes 1 and the change exceeds {:g}%.",
                      confidence_percent(settings), settings.threshold * 100);
 }
 
+// A target whose detail says more than its table row: why it was not compared, why it failed,
+// a change within the threshold, or a note on the machine or the workload.
 bool needs_note(const TargetComparison& target) {
-  return target.verdict != ChangeVerdict::no_significant_change &&
-         target.verdict != ChangeVerdict::added && target.verdict != ChangeVerdict::removed;
+  switch (target.verdict) {
+  case ChangeVerdict::failed:
+  case ChangeVerdict::skipped:
+  case ChangeVerdict::not_comparable:
+    return true;
+  case ChangeVerdict::added:
+  case ChangeVerdict::removed:
+    return false;
+  case ChangeVerdict::regression:
+  case ChangeVerdict::improvement:
+  case ChangeVerdict::no_significant_change:
+    break;
+  }
+  return target.detail.find("; ") != std::string::npos ||
+         target.detail.find("excludes no change") != std::string::npos;
 }
 
 std::vector<std::array<std::string, 6>> table_rows(const RunComparison& comparison) {
@@ -272,10 +292,10 @@ std::array<std::string, 6> table_header(const RunComparison& comparison) {
   const std::string ci = confidence_percent(comparison.settings) + " CI";
   return {"Target",
           "Verdict",
-          "Optimized median (baseline → candidate run)",
+          "Optimized median",
           "Optimized time change [" + ci + "]",
-          "Baseline variant time change [" + ci + "]",
-          "Speedup (baseline → candidate run)"};
+          "Baseline variant time change",
+          "Speedup"};
 }
 
 nlohmann::ordered_json number_json(double value) {
@@ -497,7 +517,7 @@ std::string render_comparison_text(const RunComparison& comparison) {
   for (const std::string& warning : comparison.warnings) {
     text += "warning: " + warning + "\n";
   }
-  text += rule_sentence(comparison.settings) + "\n\n";
+  text += rule_sentence(comparison.settings) + "\n" + std::string(kColumnsSentence) + "\n\n";
 
   const std::array<std::string, 6> header = table_header(comparison);
   const std::vector<std::array<std::string, 6>> rows = table_rows(comparison);
@@ -528,8 +548,7 @@ std::string render_comparison_text(const RunComparison& comparison) {
 
   std::string notes;
   for (const TargetComparison& target : comparison.targets) {
-    if (needs_note(target) || target.detail.find("note:") != std::string::npos ||
-        target.detail.find("excludes no change") != std::string::npos) {
+    if (needs_note(target)) {
       notes += fmt::format("  {}: {}\n", target.target, target.detail);
     }
   }
@@ -559,8 +578,8 @@ std::string render_comparison_markdown(const RunComparison& comparison) {
                    comparison.baseline_commit);
   text += run_line("Candidate", comparison.candidate_run_id, comparison.candidate_hardware,
                    comparison.candidate_commit);
-  text +=
-      "\n" + format_verdict_counts(comparison) + ". " + rule_sentence(comparison.settings) + "\n\n";
+  text += "\n" + format_verdict_counts(comparison) + ". " + rule_sentence(comparison.settings) +
+          " " + std::string(kColumnsSentence) + "\n\n";
   for (const std::string& warning : comparison.warnings) {
     text += "> **Warning:** " + markdown_cell(warning) + "\n\n";
   }
@@ -579,7 +598,7 @@ std::string render_comparison_markdown(const RunComparison& comparison) {
   }
   std::string notes;
   for (const TargetComparison& target : comparison.targets) {
-    if (needs_note(target) || target.detail.find("note:") != std::string::npos) {
+    if (needs_note(target)) {
       notes += fmt::format("- **{}** {}: {}\n", markdown_cell(target.target),
                            change_verdict_name(target.verdict), markdown_cell(target.detail));
     }

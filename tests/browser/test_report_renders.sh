@@ -38,7 +38,7 @@ fail() {
 # the file alone.
 browser_flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
   --disable-background-networking --disable-component-update --disable-sync
-  --disable-extensions --disable-default-apps --user-data-dir="$work/profile"
+  --disable-extensions --disable-default-apps --disable-dev-shm-usage --user-data-dir="$work/profile"
   --enable-logging=stderr --v=0)
 
 # check_page NAME FILE: loads FILE, dumps the DOM after its script ran, checks the marker and

@@ -141,7 +141,7 @@ expect "--fail-on-regression exits 1" 1 stderr "regressed or failed in the candi
   "$aisp" bench compare-runs --baseline "$before" --candidate "$after" --fail-on-regression
 expect "the other way round it is an improvement" 0 stdout "1 target: 1 improvement." \
   "$aisp" bench compare-runs --baseline "$after" --candidate "$before" --fail-on-regression
-expect "targets in one run only" 0 stdout "4 targets: 3 removed, 1 added." \
+expect "targets in one run only" 0 stdout "4 targets: 1 added, 3 removed." \
   "$aisp" bench compare-runs --baseline "$fixture" --candidate "$after" --fail-on-regression
 expect "report of a fresh run" 0 stdout "report.html (1 pair: 1 passed" \
   "$aisp" bench report "$after"

@@ -272,7 +272,7 @@ TEST(HtmlReport, AnEmptyRunSaysSo) {
   run.complete = false;
   const std::string html = render_html_report(run, nlohmann::json::object(), {});
   EXPECT_NE(html.find("This run was interrupted"), std::string::npos);
-  EXPECT_NE(html.find("on no GPU recorded"), std::string::npos);
+  EXPECT_NE(html.find("GPU unknown (no manifest)"), std::string::npos);
   EXPECT_NE(html.find("The run holds no pairs."), std::string::npos);
   EXPECT_EQ(html.find("data-chart=\"speedups\""), std::string::npos);
   EXPECT_NE(html.find("there is no roofline to draw"), std::string::npos);
