@@ -519,7 +519,7 @@ std::string render_roofline_chart(const RunResults& results) {
   std::tie(x_low, x_high) = padded_log_range(x_low, x_high, 4.0, 100.0);
   std::tie(y_low, y_high) = padded_log_range(y_low, y_high, 2.0, 100.0);
 
-  const double width = 960, height = 500;
+  const double width = 960, height = 440;
   const double left = 80, right = 40, top = 20, bottom = 56;
   const LogAxis x_axis{x_low, x_high, left, width - right};
   const LogAxis y_axis{y_low, y_high, height - bottom, top};
@@ -1088,6 +1088,7 @@ td.nodiff, span.nodiff, text.nodiff { color: var(--nodiff); fill: var(--nodiff);
 .failed-text { color: var(--slower); } .passed-text { color: var(--faster); } .warn { color: var(--warn); }
 tr.highlight td, g.highlight .label { background: #fff8c5; font-weight: 600; }
 svg.chart { display: block; max-width: 100%; height: auto; margin: 4px 0; }
+section > svg.chart { width: 100%; }
 svg text { font-size: 12px; fill: var(--fg); }
 svg .band { fill: var(--band); } svg .grid { stroke: var(--line); stroke-width: 1; }
 svg .tick { fill: var(--muted); font-size: 11px; } svg .axis-title { fill: var(--muted); }

@@ -11,7 +11,6 @@ set -u
 aisp=$1
 suite=$2
 work=$3
-fixture="$(cd "$(dirname "$0")/../data/run_h200_ch01" && pwd)"
 
 browser=""
 for candidate in chromium chromium-browser google-chrome; do
@@ -26,6 +25,7 @@ if [[ -z $browser ]]; then
   exit 77
 fi
 
+fixture="$(cd "$(dirname "$0")/../data/run_h200_ch01" && pwd)"
 rm -rf "$work"
 mkdir -p "$work"
 failures=0

@@ -94,34 +94,61 @@ expect "compare-runs of a missing run" 2 stderr "no such file or directory" \
 expect "compare-runs of a corrupt run" 1 stderr "pairs[0].speedup.ci_low" \
   "$aisp" bench compare-runs --baseline "$fixture" --candidate "$work/corrupt_field"
 
-# --- bench compare-runs: two fresh runs of an honest pair ------------------------------------
-# Two runs of unchanged code should show no significant change. Within one run the bootstrap
-# interval is tight, but between runs a shared 2-core CI machine shifts times by more than the
-# default 2% threshold (other tests run beside this one, the threaded variant loses a core), so
-# this check uses a 25% threshold: it tests that unchanged code is not called a change, not the
-# machine's stability. A run pair that still differs is retried: load that comes and goes does
-# not persist across three attempts, a real difference would.
-honest_ok=0
-for attempt in 1 2 3; do
-  rm -rf "$work/honest_a" "$work/honest_b"
-  "$suite" bench run -t ch90:affine --min-time 0.05 --artifacts-dir "$work/honest_a" \
-    >"$work/stdout" 2>"$work/stderr" || { fail "bench run ch90:affine (first run)"; break; }
-  "$suite" bench run -t ch90:affine --min-time 0.05 --artifacts-dir "$work/honest_b" \
-    >"$work/stdout" 2>"$work/stderr" || { fail "bench run ch90:affine (second run)"; break; }
-  "$aisp" bench compare-runs --baseline "$(run_dir_in "$work/honest_a")" \
-    --candidate "$(run_dir_in "$work/honest_b")" --threshold 25 --fail-on-regression \
-    >"$work/stdout" 2>"$work/stderr"
-  if [[ $? -eq 0 ]] && grep -qE '^ch90:affine +no significant change' "$work/stdout"; then
-    honest_ok=1
-    break
-  fi
-  echo "note: attempt $attempt: two runs of ch90:affine differed by more than 25%; retrying"
-  sed 's/^/     /' "$work/stdout"
-done
-if [[ $honest_ok -eq 1 ]]; then
+# --- bench compare-runs: two fresh runs of unchanged code -----------------------------------
+# compare_unchanged TARGET THRESHOLD: runs TARGET twice (up to three attempts) and passes when
+# compare-runs calls the two runs "no significant change". Load that comes and goes between two
+# runs seconds apart does not persist across three attempts; a real difference would. Sets
+# $unchanged_ok and leaves the last comparison in $work/stdout.
+compare_unchanged() {
+  local target=$1 threshold=$2
+  unchanged_ok=0
+  for attempt in 1 2 3; do
+    rm -rf "$work/unchanged_a" "$work/unchanged_b"
+    "$suite" bench run -t "$target" --min-time 0.05 --artifacts-dir "$work/unchanged_a" \
+      >"$work/stdout" 2>"$work/stderr" || { fail "bench run $target (first run)"; return; }
+    "$suite" bench run -t "$target" --min-time 0.05 --artifacts-dir "$work/unchanged_b" \
+      >"$work/stdout" 2>"$work/stderr" || { fail "bench run $target (second run)"; return; }
+    "$aisp" bench compare-runs --baseline "$(run_dir_in "$work/unchanged_a")" \
+      --candidate "$(run_dir_in "$work/unchanged_b")" --threshold "$threshold" \
+      --fail-on-regression >"$work/stdout" 2>"$work/stderr"
+    if [[ $? -eq 0 ]] && grep -qE "^$target +no significant change" "$work/stdout"; then
+      unchanged_ok=1
+      return
+    fi
+    echo "note: attempt $attempt: two runs of $target differed by more than $threshold%:"
+    grep -E "^(Target|$target) " "$work/stdout" | sed 's/^/     /'
+  done
+}
+
+# ch91:slowed is sleep-dominated: its times barely depend on load (two runs agree within a few
+# tenths of a percent on a busy machine), so unchanged code must compare as no change under a
+# 10% threshold.
+compare_unchanged ch91:slowed 10
+if [[ $unchanged_ok -eq 1 ]]; then
+  echo "ok   two runs of ch91:slowed: no significant change (10% threshold)"
+else
+  fail "two runs of unchanged ch91:slowed were called a change in three attempts"
+fi
+
+# ch90:affine is honest compute, and its optimized variant splits the loop over two threads: on a
+# 2-core machine its time depends on what else runs. Within one run the bootstrap interval is
+# tight, but between runs the times move by more than the default 2% threshold, so this check
+# uses 25%: it tests that unchanged code is not called a change, not the machine's stability.
+# (ctest runs this test alone: RUN_SERIAL.) On a machine busier than its cores (a shared
+# development box, load average above the core count) even 25% is not enough: the two runs of a
+# threaded pair can differ by 2x there, so the check is reported as inconclusive, not failed.
+compare_unchanged ch90:affine 25
+if [[ $unchanged_ok -eq 1 ]]; then
   echo "ok   two runs of ch90:affine: no significant change (25% threshold)"
 else
-  fail "two runs of ch90:affine were called a change in three attempts"
+  load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+  cores=$(nproc)
+  if awk -v load="$load" -v cores="$cores" 'BEGIN { exit !(load > cores) }'; then
+    echo "note: two runs of ch90:affine differed in three attempts, but the machine is overloaded"
+    echo "      (load average $load on $cores cores): inconclusive, not counted as a failure"
+  else
+    fail "two runs of unchanged ch90:affine were called a change in three attempts (load $load on $cores cores)"
+  fi
 fi
 
 # --- bench compare-runs: a regression made to order ------------------------------------------
