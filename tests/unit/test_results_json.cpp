@@ -7,6 +7,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "temp_files.hpp"
 #include <unistd.h>
 
 #include "report/results_json.hpp"
@@ -16,38 +18,9 @@ namespace {
 
 using nlohmann::json;
 
-// A fresh directory under the system temp directory, removed with everything in it.
-class ScopedTempDir {
- public:
-  explicit ScopedTempDir(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() /
-              ("aisp_" + name + "_" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScopedTempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  ScopedTempDir(const ScopedTempDir&) = delete;
-  ScopedTempDir& operator=(const ScopedTempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-std::string read_file(const std::filesystem::path& file) {
-  std::ifstream stream(file, std::ios::binary);
-  std::ostringstream text;
-  text << stream.rdbuf();
-  return text.str();
-}
-
-void write_file(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream stream(file, std::ios::binary);
-  stream << text;
-}
+using test::ScopedTempDir;
+using test::read_file;
+using test::write_file;
 
 // Every field differs from its default, and doubles have no short decimal form, so a field that
 // is dropped or rounded on the way shows up.
