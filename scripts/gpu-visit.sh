@@ -3,7 +3,7 @@
 # expectations, and an independent timing cross-check with Nsight Compute. Everything lands in
 # $OUT/visit.tgz, a short table on stdout. Never changes clocks, power or compute mode.
 #   AISP_GIT_COMMIT=<sha> OUT=<dir> [AISP_VISIT_CHAPTERS="ch07 ch01"] \
-#     bash scripts/gpu-visit.sh [build|test|peak|bench|crosscheck|all]...
+#     bash scripts/gpu-visit.sh [build|test|peak|bench|crosscheck|diagnose|all]...
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/visit-out}
@@ -33,7 +33,9 @@ fi
 if want peak; then
   # Into its own directory: the chapter runs keep using the ceilings table until these figures
   # have been reviewed.
-  build-gpu/aisp bench peak --peaks-dir "$work/peaks" >"$work/peak.log" 2>&1
+  # cuBLASLt's own errors and hints (mask 1 + 8) explain a GEMM it refuses.
+  CUBLASLT_LOG_MASK=9 CUBLASLT_LOG_FILE="$work/cublaslt.log" \
+    build-gpu/aisp bench peak --peaks-dir "$work/peaks" >"$work/peak.log" 2>&1
   echo "bench peak: exit $?"; tail -30 "$work/peak.log"
 fi
 
@@ -47,6 +49,14 @@ if want bench; then
     echo "run -t $chapter: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
   done
   grep -hE "^(PASS|FAIL|SKIP|CRASH|TIME)" "$work"/run-ch*.log | cut -c1-160
+  # Nsight Compute's metrics for the same chapters (docs/profiling.md): a run of its own, into its
+  # own directory, so the timed runs above stay unprofiled and the crosscheck reads only them.
+  start=$(date +%s%N)
+  build-gpu/aisp bench run -t ch01 -t ch07 --profile ncu --artifacts-dir "$work/art-profile" \
+    --min-time 0.1 --max-time 3 --timeout 300 >"$work/run-profile.log" 2>&1
+  code=$?
+  echo "run -t ch01 -t ch07 --profile ncu: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
+  grep -hE "^ +[^ ]+ profile \(" "$work/run-profile.log" | cut -c1-200
 fi
 
 if want crosscheck; then
@@ -62,6 +72,22 @@ if want crosscheck; then
     echo "ncu $1 exit $?"
   done
   python3 scripts/crosscheck.py "$work" || true
+fi
+
+if want diagnose; then
+  # Why a pair wins little: ncu's speed-of-light, memory, warp-state and occupancy sections for
+  # one settled launch of each named kernel (clocks left alone). Text reports into the tarball.
+  settings='{"fixed_samples":2,"warmup_runs":1}'
+  for spec in ${AISP_DIAGNOSE:-"ch07:matmul_tiled:matmul_naive" "ch07:matmul_tiled:matmul_smem_tiled" \
+      "ch07:tma_bulk_copy:filter2d_staged_sync" "ch07:tma_bulk_copy:filter2d_staged_tma"}; do
+    target=${spec%:*}; kernel=${spec##*:}
+    ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+      --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
+      --section LaunchStats -k "regex:^$kernel" --launch-skip 3 --launch-count 1 \
+      build-gpu/aisp __worker --target "$target" --settings-json "$settings" --out-fd 3 \
+      3>/dev/null >"$work/diagnose-$kernel.txt" 2>&1
+    echo "ncu diagnose $kernel: exit $?"
+  done
 fi
 
 tar czf "$OUT/visit.tgz" -C "$PWD" --exclude='visit-work/gpu_work' visit-work chapters --exclude='*.cu' --exclude='*.cuh' \

@@ -44,6 +44,23 @@ class GemmBatchedProblem : public aisp::Benchmark {
 
   std::vector<aisp::Tensor> outputs() const override { return {c_}; }
 
+  // The float64 products, for the precision check (column-major: element (i, j) of C_b sits at
+  // b·strideC + j·M + i).
+  ReferenceFunction reference() const override {
+    return [](const aisp::HostInputs& in, std::size_t, std::size_t index) {
+      const auto a = in.f32("a");
+      const auto b = in.f32("b");
+      const std::size_t batch = index / kStrideC, within = index % kStrideC;
+      const std::size_t i = within % kM, j = within / kM;
+      const float* a_b = a.data() + batch * kStrideA;
+      const float* b_b = b.data() + batch * kStrideB;
+      double sum = 0;
+      for (std::size_t k = 0; k < kK; ++k)
+        sum += static_cast<double>(a_b[k * kM + i]) * static_cast<double>(b_b[j * kK + k]);
+      return sum;
+    };
+  }
+
   // The two variants may run different cuBLAS kernels (tile shapes, split-K), so each element is
   // the same 512-term dot product summed in another order. With inputs uniform in [-1, 1) the
   // terms' magnitudes sum to about 512/4 = 128, and a reordering moves the result by a few

@@ -44,6 +44,19 @@ class MatmulTiledProblem : public aisp::Benchmark {
 
   std::vector<aisp::Tensor> outputs() const override { return {c_}; }
 
+  // The float64 product, for the precision check: an fp32 problem must not be solved in TF32.
+  ReferenceFunction reference() const override {
+    return [](const aisp::HostInputs& in, std::size_t, std::size_t index) {
+      const auto a = in.f32("a");
+      const auto b = in.f32("b");
+      const std::size_t row = index / kN, col = index % kN;
+      double sum = 0;
+      for (std::size_t k = 0; k < kK; ++k)
+        sum += static_cast<double>(a[row * kK + k]) * static_cast<double>(b[k * kN + col]);
+      return sum;
+    };
+  }
+
   // Each element of C is a 4096-term dot product of values uniform in [-1, 1): the terms a·b have
   // mean magnitude 1/4, so sum |a_k b_k| ≈ 1024, while the result itself is typically
   // sqrt(4096 / 9) ≈ 21 and can be arbitrarily close to 0. Rounding in a different summation

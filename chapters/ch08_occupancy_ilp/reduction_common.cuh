@@ -115,6 +115,15 @@ class ReductionProblem : public aisp::Benchmark {
 
   std::vector<aisp::Tensor> outputs() const override { return {out_}; }
 
+  // The float64 sum, for the precision check (a half-precision accumulator would fail it).
+  ReferenceFunction reference() const override {
+    return [](const aisp::HostInputs& in, std::size_t, std::size_t) {
+      double sum = 0;
+      for (float v : in.f32("x")) sum += v;
+      return sum;
+    };
+  }
+
   // Worst-case relative error, u = 2^-24 ≈ 6e-8 per dependent add: the baseline's pure tree is 28
   // adds deep (1.7e-6); the hand-written variants chain up to ~500 adds per float4 lane, then ~17
   // tree levels (~3e-5); CUB is similar. Those bounds assume every rounding goes the same way;

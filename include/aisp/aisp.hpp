@@ -5,4 +5,5 @@
 #include "aisp/check.hpp"
 #include "aisp/context.hpp"
 #include "aisp/dtype.hpp"
+#include "aisp/host_inputs.hpp"
 #include "aisp/tensor.hpp"

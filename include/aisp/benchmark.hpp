@@ -14,6 +14,7 @@
 
 #include "aisp/context.hpp"
 #include "aisp/dtype.hpp"
+#include "aisp/host_inputs.hpp"
 #include "aisp/tensor.hpp"
 
 namespace aisp {
@@ -118,6 +119,14 @@ class Benchmark {
   // Defaults by the outputs' dtype; a looser tolerance must carry a justification.
   virtual std::optional<Tolerance> tolerance() const { return std::nullopt; }
   virtual Workload workload() const = 0;
+  // Optional float64 reference: given the inputs as setup left them (host copies), the value of
+  // element `index` of outputs()[output]. When the baseline gives one, verification samples
+  // elements, measures both variants' error against it, and refuses an optimized variant whose
+  // error is far beyond the baseline's: an fp32 problem quietly solved in TF32 or BF16. An
+  // empty function (the default): no reference.
+  using ReferenceFunction =
+      std::function<double(const HostInputs& inputs, std::size_t output, std::size_t index)>;
+  virtual ReferenceFunction reference() const { return {}; }
   virtual TimingMode timing_mode() const { return TimingMode::automatic; }
   virtual void teardown(Context& /*ctx*/) {}
 };

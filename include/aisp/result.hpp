@@ -10,7 +10,10 @@
 
 namespace aisp {
 
-inline constexpr int kResultsSchemaVersion = 1;
+// Version 2 added the status "quarantined" and the run's "verify_phase"; version 1 files are
+// still read (as the gate phase). docs/results-schema.md lists the versions.
+inline constexpr int kResultsSchemaVersion = 2;
+inline constexpr int kOldestReadableResultsSchemaVersion = 1;
 
 // Summary of one variant's samples, in milliseconds.
 struct SampleStats {
@@ -71,6 +74,7 @@ struct CheckOutcome {
 struct Verification {
   bool passed = false;
   std::vector<CheckOutcome> checks;
+  double seconds = 0;  // wall time the verification runs and checks took (absent in old files)
 };
 
 // GPU state read through NVML around a pair's measurement; absent fields stay unset.
@@ -81,7 +85,66 @@ struct GpuState {
   std::vector<std::string> throttle_reasons;
 };
 
-enum class PairStatus { passed, failed, skipped, timed_out, crashed, interrupted };
+// The pair against the committed expectation for the run's hardware key: set by `bench run` when
+// the run's chapters hold an expectations file for that key, absent otherwise (and in files
+// written before it existed). docs/reports.md states the rule.
+struct ExpectationCheck {
+  // "regression", "improvement", "as_expected", "no_expectation" or "not_compared".
+  std::string verdict;
+  std::string hardware_key;  // "h200": the file compared against
+  double threshold = 0;      // practical threshold: 0.05 for 5%
+  // The recorded entry; unset for no_expectation and not_compared.
+  std::optional<double> expected_speedup, expected_ci_low, expected_ci_high;
+  std::optional<double> expected_baseline_ms, expected_optimized_ms;
+  std::string recorded;  // "NVIDIA H200, commit a3c7892, 2026-11-22, run 20261122-012846-bd2f"
+  std::string detail;    // the numbers compared, in words
+};
+
+// Nsight Compute's view of a pair (`bench run --profile ncu|deep`, docs/profiling.md), taken in
+// a separate pass after the timed measurement so the profiler never perturbs the timed samples.
+enum class ProfileStatus { collected, skipped, failed };
+std::string_view profile_status_name(ProfileStatus status);
+
+// One metric of a profiled kernel: the median of its values over that kernel's profiled launches.
+struct ProfileMetric {
+  std::string name;  // Nsight Compute metric: "gpu__time_duration.sum"
+  std::string unit;  // "ns" for times, "byte" for sizes, else as ncu prints it: "%", ...
+  double median = 0;
+};
+
+// The launches of one kernel (by name) inside a variant's profiled samples.
+struct ProfiledKernel {
+  std::string name;                    // the function name ncu prints: "transpose_padded"
+  int launches = 0;                    // profiled launches of it
+  std::string grid_size, block_size;   // of its first launch: "(65536, 1, 1)"
+  std::vector<ProfileMetric> metrics;  // in the set's order
+};
+
+struct VariantProfile {
+  std::string variant;  // file stem
+  ProfileStatus status = ProfileStatus::failed;
+  std::string reason;   // why skipped or failed; a note when collected (e.g. the launch cap)
+  std::string command;  // the ncu command line, shell-quoted
+  std::string report;   // the .ncu-rep file, relative to the run directory; empty when none
+  int runs = 0;         // calls of run() inside the profiled samples
+  int launches = 0;     // kernel launches profiled
+  double duration_ms_per_run = 0;  // summed gpu__time_duration / runs; NaN when not all profiled
+  std::vector<ProfiledKernel> kernels;  // in order of first launch
+};
+
+struct PairProfile {
+  std::string tool = "ncu";
+  std::string set;  // "minimal" (--profile ncu) or "deep"
+  ProfileStatus status = ProfileStatus::skipped;
+  std::string reason;  // why skipped or failed
+  int warmup_runs = 0;  // untimed calls before the profiled samples, per variant
+  int samples = 0;      // profiled samples per variant
+  std::optional<VariantProfile> baseline, optimized;
+};
+
+// `quarantined`: a check failed under --verify-phase quarantine; the pair was timed where its
+// outputs could be compared, but no report shows a speedup for it (docs/integrity.md).
+enum class PairStatus { passed, failed, skipped, timed_out, crashed, interrupted, quarantined };
 std::string_view pair_status_name(PairStatus status);
 
 struct PairResult {
@@ -102,13 +165,21 @@ struct PairResult {
   GpuState gpu_before, gpu_after;
   double wall_seconds = 0;
   std::string log_file;  // relative to the run directory
+  std::optional<ExpectationCheck> expectation;  // set at the end of a `bench run`
+  std::optional<PairProfile> profile;  // `bench run --profile`: Nsight Compute's pass
 };
+
+// How a failed verification or integrity check is enforced (`--verify-phase`, docs/integrity.md):
+// `gate` fails the pair, `quarantine` times it but withholds its speedup, `detect` only reports.
+enum class VerifyPhase { detect, quarantine, gate };
+std::string_view verify_phase_name(VerifyPhase phase);
 
 struct RunResults {
   int schema_version = kResultsSchemaVersion;
   std::string run_id;
   std::string started_at, finished_at;  // ISO 8601 UTC
   bool complete = false;                // false when interrupted
+  VerifyPhase verify_phase = VerifyPhase::gate;  // gate for files written before version 2
   std::vector<PairResult> pairs;
 };
 

@@ -17,12 +17,16 @@
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/integrity_commands.hpp"
 #include "cli/peak_commands.hpp"
 #include "cli/report_commands.hpp"
 #include "core/pair_catalog.hpp"
 #include "core/variant_registry.hpp"
+#include "profile/pair_profiler.hpp"
+#include "profile/profile_set.hpp"
 #include "run/run_settings.hpp"
 #include "run/suite_runner.hpp"
 #include "system/build_info.hpp"
@@ -86,6 +90,9 @@ std::string setting_metavar(const RunSettingDescriptor& descriptor) {
   }
   if (unit == "fraction") {
     return "FRACTION";
+  }
+  if (std::holds_alternative<VerifyPhase MeasurementSettings::*>(descriptor.member)) {
+    return "PHASE";
   }
   return std::holds_alternative<double MeasurementSettings::*>(descriptor.member) ? "NUMBER" : "N";
 }
@@ -153,6 +160,13 @@ struct SuiteCommand {
   bool json = false;
   std::string artifacts_dir = "artifacts";
   bool update_expectations = false;
+  bool allow_mixed_provenance = false;
+  bool allow_dirty = false;
+  bool fail_on_regression = false;
+  double expectation_threshold_percent = 0;  // applies only when the flag is given
+  std::string chapters_dir;
+  bool has_expectation_flags = false;  // bench run, not bench verify
+  std::string profile = "none";        // bench run --profile
   std::unique_ptr<SettingFlags> settings;
 
   void add_flags(CLI::App& app, bool verify_only) {
@@ -171,7 +185,68 @@ struct SuiteCommand {
       app.add_flag("--update-expectations", update_expectations,
                    "Write each verified pair's numbers into its chapter's "
                    "expectations/<hardware key>.json, with provenance (GPU, commit, date, run).");
+    if (!verify_only) add_expectation_flags(app);
+    if (!verify_only)
+      app.add_option("--profile", profile,
+                     "After each pair's timing, profile its variants in a separate pass under "
+                     "Nsight Compute (clocks not locked) and attach the metrics: none (default), "
+                     "ncu (duration, SM and memory throughput, achieved occupancy) or deep (a "
+                     "fuller set). See docs/profiling.md.")
+          ->type_name("none|ncu|deep");
     settings = std::make_unique<SettingFlags>(app, verify_only);
+  }
+
+  // How a run compares with and records expectations (docs/reports.md).
+  void add_expectation_flags(CLI::App& app) {
+    has_expectation_flags = true;
+    app.add_flag("--allow-mixed-provenance", allow_mixed_provenance,
+                 "With --update-expectations: also record into a file whose other entries come "
+                 "from another GPU or commit.");
+    app.add_flag("--allow-dirty", allow_dirty,
+                 "With --update-expectations: also record from a source tree with uncommitted "
+                 "changes (the commit is recorded as <commit>-dirty).");
+    app.add_flag("--fail-on-regression", fail_on_regression,
+                 "Exit 1 when a pair's speedup is a regression against its expectation. Default: "
+                 "report it only.");
+    app.add_option("--expectation-threshold", expectation_threshold_percent,
+                   "Practical threshold of the expectation verdicts, in percent. Default: 5.")
+        ->type_name("PERCENT");
+    app.add_option("--chapters-dir", chapters_dir,
+                   "Read and write expectations under DIR/<chapter folder>/expectations/. "
+                   "Default: each pair's chapter folder in the source tree.")
+        ->type_name("DIR");
+  }
+
+  // The expectation flags into `request`, refusing combinations that would do nothing.
+  void apply_expectation_flags(RunRequest& request) const {
+    if (!has_expectation_flags) {
+      return;  // bench verify: no timing, no expectations
+    }
+    if ((allow_mixed_provenance || allow_dirty) && !update_expectations) {
+      throw UsageError(fmt::format("{} applies only with --update-expectations: it allows "
+                                   "recording what would otherwise be refused",
+                                   allow_dirty ? "--allow-dirty" : "--allow-mixed-provenance"));
+    }
+    if (command->count("--expectation-threshold") > 0) {
+      if (!(expectation_threshold_percent >= 0 && expectation_threshold_percent < 1000)) {
+        throw UsageError(fmt::format("--expectation-threshold {:g}: must be a percentage in "
+                                     "[0, 1000), e.g. 5 for 5%",
+                                     expectation_threshold_percent));
+      }
+      request.expectation_threshold = expectation_threshold_percent / 100.0;
+    }
+    if (!chapters_dir.empty()) {
+      std::error_code error;
+      if (!std::filesystem::is_directory(chapters_dir, error)) {
+        throw UsageError("--chapters-dir " + chapters_dir +
+                         ": not a directory; give the folder that holds (or will hold) the "
+                         "chapter folders, e.g. chapters");
+      }
+      request.chapters_dir = chapters_dir;
+    }
+    request.allow_mixed_provenance = allow_mixed_provenance;
+    request.allow_dirty = allow_dirty;
+    request.fail_on_regression = fail_on_regression;
   }
 };
 
@@ -195,11 +270,23 @@ Catalog load_catalog() {
 int run_suite_command(const SuiteCommand& suite, bool verify_only, int argc, char** argv) {
   RunRequest request;
   request.measurement = suite.settings->resolve();
+  if (suite.update_expectations && request.measurement.verify_phase == VerifyPhase::detect) {
+    throw UsageError("--update-expectations with --verify-phase detect: detect does not enforce "
+                     "the checks, and expectations are published numbers; record them from a "
+                     "run in the gate (default) or quarantine phase");
+  }
   request.targets = suite.targets;
   request.artifacts_dir = suite.artifacts_dir;
   request.format = suite.json ? OutputFormat::json : OutputFormat::text;
   request.verify_only = verify_only;
   request.update_expectations = suite.update_expectations;
+  suite.apply_expectation_flags(request);
+  if (const std::optional<ProfileSet> profile = parse_profile_flag(suite.profile)) {
+    request.profile = *profile;
+  } else {
+    throw UsageError("--profile " + suite.profile + ": must be one of " +
+                     std::string(kProfileFlagValues));
+  }
   request.command_line = shell_command_line(argc, argv);
   const Catalog catalog = load_catalog();
   const std::vector<PairInfo> pairs = select_pairs(catalog.pairs, request.targets);
@@ -295,7 +382,7 @@ int list_targets(const std::string& chapter, bool json, const std::string& progr
 }
 
 int worker_command(const std::string& target, const std::string& settings_json, int out_fd,
-                   bool verify_only) {
+                   bool verify_only, const std::string& profile_variant) {
   if (out_fd < 0) {
     throw UsageError("--out-fd " + std::to_string(out_fd) +
                      ": must be an open file descriptor (>= 0) the orchestrator passed down");
@@ -311,6 +398,13 @@ int worker_command(const std::string& target, const std::string& settings_json, 
     settings = measurement_settings_from_json(parsed);
   } catch (const std::invalid_argument& error) {
     throw UsageError(std::string("--settings-json: ") + error.what());
+  }
+  if (!profile_variant.empty()) {
+    if (profile_variant != "baseline" && profile_variant != "optimized") {
+      throw UsageError("--profile-variant " + profile_variant +
+                       ": must be baseline or optimized");
+    }
+    return run_profile_worker(target, settings, profile_variant, out_fd);
   }
   return run_worker(target, settings, verify_only, out_fd);
 }
@@ -439,6 +533,8 @@ int run_cli_or_throw(int argc, char** argv) {
   report.add_to(*bench);
   PeakCommands peak;
   peak.add_to(*bench);
+  IntegrityCommands integrity;
+  integrity.add_to(*bench);
 
   CLI::App* system = app.add_subcommand("system", "Describe this machine.");
   CLI::App* info_command =
@@ -457,6 +553,8 @@ int run_cli_or_throw(int argc, char** argv) {
   worker->add_option("--settings-json", worker_settings)->required();
   worker->add_option("--out-fd", worker_fd)->required();
   worker->add_flag("--verify-only", worker_verify_only);
+  std::string worker_profile_variant;  // the Nsight Compute pass (profile/pair_profiler.hpp)
+  worker->add_option("--profile-variant", worker_profile_variant);
 
   // Hidden: the settings table docs/cli.md embeds (a CLI test compares the two).
   CLI::App* settings_table = app.add_subcommand("__settings-table", "Print the settings table.");
@@ -485,7 +583,8 @@ int run_cli_or_throw(int argc, char** argv) {
     return kExitOk;
   }
   if (worker->parsed()) {
-    return worker_command(worker_target, worker_settings, worker_fd, worker_verify_only);
+    return worker_command(worker_target, worker_settings, worker_fd, worker_verify_only,
+                          worker_profile_variant);
   }
   if (settings_table->parsed()) {
     std::cout << run_settings_markdown_table();
@@ -495,6 +594,9 @@ int run_cli_or_throw(int argc, char** argv) {
     return *code;
   }
   if (auto code = peak.run_if_parsed()) {
+    return *code;
+  }
+  if (auto code = integrity.run_if_parsed()) {
     return *code;
   }
   return missing_command(app, program);

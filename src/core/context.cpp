@@ -161,8 +161,8 @@ void poison_tensor(const Tensor& t, cudaStream_t stream) {
   }
 }
 
-std::vector<unsigned char> read_tensor_bytes(const Tensor& t, cudaStream_t stream) {
-  std::vector<unsigned char> bytes(t.bytes());
+HostBytes read_tensor_bytes(const Tensor& t, cudaStream_t stream) {
+  HostBytes bytes(t.bytes());
   if (t.memory() == Memory::device || t.memory() == Memory::managed) {
     AISP_CUDA_CHECK(cudaMemcpyAsync(bytes.data(), t.data(), t.bytes(), cudaMemcpyDeviceToHost,
                                     stream));

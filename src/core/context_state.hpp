@@ -11,6 +11,7 @@
 
 #include "aisp/context.hpp"
 #include "aisp/tensor.hpp"
+#include "core/host_bytes.hpp"
 
 namespace aisp {
 
@@ -48,7 +49,7 @@ inline constexpr unsigned char kFloatPoisonByte = 0xFF;
 inline constexpr unsigned char kIntegerPoisonByte = 0xA5;
 void poison_tensor(const Tensor& tensor, cudaStream_t stream);
 
-// Copies a tensor's contents to a host byte vector (synchronizes the stream).
-std::vector<unsigned char> read_tensor_bytes(const Tensor& tensor, cudaStream_t stream);
+// Copies a tensor's contents to host memory (synchronizes the stream).
+HostBytes read_tensor_bytes(const Tensor& tensor, cudaStream_t stream);
 
 }  // namespace aisp

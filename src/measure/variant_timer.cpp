@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "aisp/check.hpp"
+#include "measure/nvtx_ranges.hpp"
 #include "measure/statistics.hpp"
 
 namespace aisp {
@@ -28,7 +29,7 @@ constexpr int kMaxRotatingSets = 32;
 
 class NvtxRange {
 public:
-  explicit NvtxRange(const char* name) { nvtxRangePushA(name); }
+  explicit NvtxRange(const std::string& name) { nvtxRangePushA(name.c_str()); }
   ~NvtxRange() { nvtxRangePop(); }
   NvtxRange(const NvtxRange&) = delete;
   NvtxRange& operator=(const NvtxRange&) = delete;
@@ -36,8 +37,13 @@ public:
 
 }  // namespace
 
-VariantTimer::VariantTimer(BenchmarkFactory factory, ContextOptions options, L2Flusher* flusher)
-    : factory_(std::move(factory)), options_(std::move(options)), flusher_(flusher) {
+VariantTimer::VariantTimer(BenchmarkFactory factory, ContextOptions options, L2Flusher* flusher,
+                           const std::string& nvtx_label)
+    : factory_(std::move(factory)), options_(std::move(options)), flusher_(flusher),
+      setup_range_(nvtx_range_name(kNvtxSetup, nvtx_label)),
+      warmup_range_(nvtx_range_name(kNvtxWarmup, nvtx_label)),
+      probe_range_(nvtx_range_name(kNvtxProbe, nvtx_label)),
+      sample_range_(nvtx_range_name(kNvtxSample, nvtx_label)) {
   if (!cpu_only()) {
     AISP_CUDA_CHECK(cudaEventCreate(&start_));
     AISP_CUDA_CHECK(cudaEventCreate(&stop_));
@@ -63,7 +69,7 @@ VariantTimer::~VariantTimer() {
 }
 
 void VariantTimer::add_instance() {
-  NvtxRange range("aisp:setup");
+  NvtxRange range(setup_range_);
   contexts_.push_back(make_context(options_));
   instances_.push_back(factory_());
   instances_.back()->setup(*contexts_.back());
@@ -84,7 +90,7 @@ void VariantTimer::run_all_once() {
 void VariantTimer::prepare(const MeasurementSettings& settings) {
   add_instance();
   {
-    NvtxRange range("aisp:warmup");
+    NvtxRange range(warmup_range_);
     for (int i = 0; i < settings.warmup_runs; ++i)
       run_all_once();
   }
@@ -98,10 +104,11 @@ void VariantTimer::prepare(const MeasurementSettings& settings) {
     method_note_ = "the variant asks for per-call timing";
     return;
   }
-  // Probe the per-call time to decide whether launch overhead would dominate.
+  // Probe the per-call time to decide whether launch overhead would dominate. The probes are
+  // not timed samples, so they carry their own NVTX range name.
   std::vector<double> probe;
   for (int i = 0; i < 5; ++i)
-    probe.push_back(sample_direct().event_ms);
+    probe.push_back(sample_direct(probe_range_).event_ms);
   const double run_us = median(probe) * 1e3;
   if (mode == TimingMode::automatic && run_us >= settings.graph_below_us) {
     method_note_ = fmt::format("{:.1f} us per call >= {:.0f} us: timed per call", run_us,
@@ -179,20 +186,20 @@ void VariantTimer::destroy_graph() {
 
 TimedSample VariantTimer::sample() {
   if (cpu_only()) {
-    NvtxRange range("aisp:sample");
+    NvtxRange range(sample_range_);
     const auto begin = Clock::now();
     instances_.front()->run(*contexts_.front());
     const auto end = Clock::now();
     return {0.0, elapsed_ms(begin, end)};
   }
-  return method_ == TimingMethod::graph_replay ? sample_graph() : sample_direct();
+  return method_ == TimingMethod::graph_replay ? sample_graph() : sample_direct(sample_range_);
 }
 
-TimedSample VariantTimer::sample_direct() {
+TimedSample VariantTimer::sample_direct(const std::string& range_name) {
   cudaStream_t stream = options_.stream;
   flusher_->flush();
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
-  NvtxRange range("aisp:sample");
+  NvtxRange range(range_name);
   const auto begin = Clock::now();
   AISP_CUDA_CHECK(cudaEventRecord(start_, stream));
   instances_.front()->run(*contexts_.front());
@@ -209,7 +216,7 @@ TimedSample VariantTimer::sample_graph() {
   cudaStream_t stream = options_.stream;
   flusher_->flush();
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
-  NvtxRange range("aisp:sample");
+  NvtxRange range(sample_range_);
   const auto begin = Clock::now();
   AISP_CUDA_CHECK(cudaEventRecord(start_, stream));
   AISP_CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream));

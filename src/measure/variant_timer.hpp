@@ -24,8 +24,10 @@ struct TimedSample {
 
 class VariantTimer {
 public:
-  // `flusher` and `options.stream` are null for CPU-only variants.
-  VariantTimer(BenchmarkFactory factory, ContextOptions options, L2Flusher* flusher);
+  // `flusher` and `options.stream` are null for CPU-only variants. `nvtx_label` (nvtx_label() of
+  // the target and variant) names the NVTX ranges around setup, warm-up and every sample.
+  VariantTimer(BenchmarkFactory factory, ContextOptions options, L2Flusher* flusher,
+               const std::string& nvtx_label = {});
   ~VariantTimer();
   VariantTimer(const VariantTimer&) = delete;
   VariantTimer& operator=(const VariantTimer&) = delete;
@@ -46,7 +48,7 @@ private:
   bool cpu_only() const { return options_.device < 0; }
   void add_instance();
   void run_all_once();
-  TimedSample sample_direct();
+  TimedSample sample_direct(const std::string& range);
   TimedSample sample_graph();
   bool try_build_graph(double run_us, const MeasurementSettings& settings);
   void destroy_graph();
@@ -59,6 +61,7 @@ private:
   TimingMethod method_ = TimingMethod::cuda_events;
   int runs_per_sample_ = 1;
   std::string method_note_;
+  std::string setup_range_, warmup_range_, probe_range_, sample_range_;  // NVTX range names
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t graph_exec_ = nullptr;

@@ -231,10 +231,10 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
     Ceiling ceiling;
   };
   const GemmFigure gemms[] = {
-      {peak::GemmPrecision::fp32, "fp32_sgemm", "FP32 SGEMM", "cuBLAS", Ceiling::fp32_simt},
-      {peak::GemmPrecision::tf32, "tf32_gemm", "TF32 GEMM", "cuBLAS", Ceiling::tf32_tensor},
-      {peak::GemmPrecision::bf16, "bf16_gemm", "BF16 GEMM", "cuBLAS", Ceiling::bf16_tensor},
-      {peak::GemmPrecision::fp16, "fp16_gemm", "FP16 GEMM", "cuBLAS", Ceiling::fp16_tensor},
+      {peak::GemmPrecision::fp32, "fp32_sgemm", "FP32 SGEMM", "cuBLASLt", Ceiling::fp32_simt},
+      {peak::GemmPrecision::tf32, "tf32_gemm", "TF32 GEMM", "cuBLASLt", Ceiling::tf32_tensor},
+      {peak::GemmPrecision::bf16, "bf16_gemm", "BF16 GEMM", "cuBLASLt", Ceiling::bf16_tensor},
+      {peak::GemmPrecision::fp16, "fp16_gemm", "FP16 GEMM", "cuBLASLt", Ceiling::fp16_tensor},
       {peak::GemmPrecision::fp8_e4m3, "fp8_e4m3_gemm", "FP8 e4m3 GEMM", "cuBLASLt",
        Ceiling::fp8_tensor},
   };

@@ -1,5 +1,6 @@
 #include "report/expectations.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <fstream>
@@ -164,7 +165,7 @@ ExpectationEntry entry_from_result(const PairResult& pair,
     entry.ceiling = pair.roofline->ceiling;
   }
   entry.gpu = provenance.gpu;
-  entry.git_commit = provenance.git_commit;
+  entry.git_commit = recorded_commit(provenance);
   entry.date = provenance.date;
   entry.run_id = provenance.run_id;
   return entry;
@@ -178,9 +179,99 @@ Speedup expected_speedup(const ExpectationEntry& entry) {
   return speedup;
 }
 
+// A commit as messages show it: a full hash cut to 12 characters (git's short form), the
+// "-dirty" suffix kept.
+std::string short_commit(std::string_view commit) {
+  constexpr std::string_view kDirty = "-dirty";
+  constexpr std::size_t kShown = 12;
+  const bool dirty = commit.ends_with(kDirty);
+  std::string_view hash = dirty ? commit.substr(0, commit.size() - kDirty.size()) : commit;
+  const bool hex = hash.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  if (hex && hash.size() > kShown) {
+    hash = hash.substr(0, kShown);
+  }
+  return std::string(hash) + (dirty ? std::string(kDirty) : std::string());
+}
+
+// "NVIDIA H200, commit a3c7892717b5, 2026-11-22, run 20261122-012846-bd2f"
 std::string describe_source(const ExpectationEntry& entry) {
-  return fmt::format("recorded on {} by run {} on {}, commit {}", entry.gpu, entry.run_id,
-                     entry.date, entry.git_commit);
+  return fmt::format("{}, commit {}, {}, run {}", entry.gpu, short_commit(entry.git_commit),
+                     entry.date, entry.run_id);
+}
+
+// Whether two recorded commits name the same code: equal, or one hash a prefix (of 7 characters
+// or more) of the other. A dirty or unknown commit names no code, so it equals nothing.
+bool same_commit(std::string_view a, std::string_view b) {
+  constexpr std::size_t kShortestHash = 7;
+  const auto identifies_code = [](std::string_view commit) {
+    return !commit.empty() && commit != "unknown" && !commit.ends_with("-dirty");
+  };
+  if (!identifies_code(a) || !identifies_code(b)) {
+    return false;
+  }
+  if (a == b) {
+    return true;
+  }
+  return std::min(a.size(), b.size()) >= kShortestHash && (a.starts_with(b) || b.starts_with(a));
+}
+
+// A file the update would leave with entries of another GPU or commit beside this run's: what
+// differs, in a sentence.
+std::string describe_mixed_file(const std::filesystem::path& file,
+                                const std::vector<std::string>& kept_targets,
+                                const std::set<std::string>& kept_sources,
+                                const ExpectationProvenance& provenance) {
+  constexpr std::size_t kTargetsNamed = 3;
+  std::string targets;
+  for (std::size_t i = 0; i < kept_targets.size() && i < kTargetsNamed; ++i) {
+    targets += (i == 0 ? "" : ", ") + kept_targets[i];
+  }
+  if (kept_targets.size() > kTargetsNamed) {
+    targets += fmt::format(" and {} more", kept_targets.size() - kTargetsNamed);
+  }
+  std::string sources;
+  for (const std::string& source : kept_sources) {
+    sources += (sources.empty() ? "" : " and ") + source;
+  }
+  return fmt::format("{}: {} entr{} this run does not re-record ({}) {} recorded on {}, this run "
+                     "is on {} at commit {}",
+                     file.string(), kept_targets.size(), kept_targets.size() == 1 ? "y" : "ies",
+                     targets, kept_targets.size() == 1 ? "was" : "were", sources, provenance.gpu,
+                     short_commit(recorded_commit(provenance)));
+}
+
+// "+31%", "-4.2%": how far `measured` is from `recorded`.
+std::string percent_change(double measured, double recorded) {
+  const double change = measured / recorded - 1;
+  return (change >= 0 ? "+" : "-") + report_format::format_percent(std::fabs(change));
+}
+
+// The note on absolute times: the medians against the recorded ones, and a warning when both
+// variants moved the same way by more than the threshold (the speedup can hold while both slow).
+std::string time_note(const PairResult& pair, const ExpectationEntry& expected, double threshold) {
+  const double baseline = pair.baseline->stats.median;
+  const double optimized = pair.optimized->stats.median;
+  if (!(expected.baseline_ms > 0) || !(expected.optimized_ms > 0) || !std::isfinite(baseline) ||
+      !std::isfinite(optimized)) {
+    return {};
+  }
+  std::string note = fmt::format("; medians against the recorded ones: baseline {} ({} vs {}), "
+                                 "optimized {} ({} vs {})",
+                                 percent_change(baseline, expected.baseline_ms),
+                                 report_format::format_duration_ms(baseline),
+                                 report_format::format_duration_ms(expected.baseline_ms),
+                                 percent_change(optimized, expected.optimized_ms),
+                                 report_format::format_duration_ms(optimized),
+                                 report_format::format_duration_ms(expected.optimized_ms));
+  const double baseline_ratio = baseline / expected.baseline_ms;
+  const double optimized_ratio = optimized / expected.optimized_ms;
+  if (baseline_ratio > 1 + threshold && optimized_ratio > 1 + threshold) {
+    note += "; both variants are slower than recorded: look at the clocks, power and load of the "
+            "machine, or code both variants share";
+  } else if (baseline_ratio < 1 / (1 + threshold) && optimized_ratio < 1 / (1 + threshold)) {
+    note += "; both variants are faster than recorded";
+  }
+  return note;
 }
 
 }  // namespace
@@ -220,9 +311,86 @@ std::filesystem::path expectations_file(const std::filesystem::path& chapter_dir
   return chapter_dir / "expectations" / (hardware_key + ".json");
 }
 
+std::string recorded_commit(const ExpectationProvenance& provenance) {
+  if (provenance.git_commit == "unknown" || !provenance.source_dirty) {
+    return provenance.git_commit;
+  }
+  return provenance.git_commit + "-dirty";
+}
+
+void check_expectations_update(
+    const std::map<std::string, std::set<std::string>>& targets_by_chapter,
+    const std::map<std::string, std::filesystem::path>& chapter_dir_by_chapter,
+    const std::string& hardware_key, const ExpectationProvenance& provenance,
+    const ExpectationUpdateOptions& options) {
+  if (provenance.source_dirty && !options.allow_dirty) {
+    const bool unknown = provenance.git_commit == "unknown";
+    throw ExpectationsRefused(fmt::format(
+        "refusing to record expectations: {}, so the recorded commit would not identify the code "
+        "that was measured. {}, or pass --allow-dirty to record the commit as \"{}\"",
+        unknown ? "the git commit of the measured source is unknown (no git, or a copy of the "
+                  "tree without .git)"
+                : fmt::format("the source tree at commit {} has uncommitted changes (git status "
+                              "is not clean)",
+                              short_commit(provenance.git_commit)),
+        unknown ? "Run from a git checkout, or set AISP_GIT_COMMIT and AISP_GIT_DIRTY=0 when the "
+                  "copy is of a clean commit"
+                : "Commit the changes and run again",
+        recorded_commit(provenance)));
+  }
+  if (options.allow_mixed_provenance) {
+    return;
+  }
+  const std::string commit = recorded_commit(provenance);
+  std::vector<std::string> mixed_files;
+  std::set<std::string> chapters_to_rerun;
+  for (const auto& [chapter, targets] : targets_by_chapter) {
+    const auto dir = chapter_dir_by_chapter.find(chapter);
+    if (dir == chapter_dir_by_chapter.end()) {
+      throw std::invalid_argument(fmt::format(
+          "cannot record expectations for chapter \"{}\": no folder is known for it", chapter));
+    }
+    const std::filesystem::path file = expectations_file(dir->second, hardware_key);
+    std::vector<std::string> kept_targets;
+    std::set<std::string> kept_sources;
+    for (const auto& [target, entry] : load_expectations(file)) {
+      if (targets.count(target) > 0) {
+        continue;  // replaced by this update
+      }
+      if (entry.gpu != provenance.gpu || !same_commit(entry.git_commit, commit)) {
+        kept_targets.push_back(target);
+        kept_sources.insert(
+            fmt::format("{} at commit {}", entry.gpu, short_commit(entry.git_commit)));
+      }
+    }
+    if (!kept_targets.empty()) {
+      mixed_files.push_back(describe_mixed_file(file, kept_targets, kept_sources, provenance));
+      chapters_to_rerun.insert(chapter);
+    }
+  }
+  if (mixed_files.empty()) {
+    return;
+  }
+  std::string files;
+  for (const std::string& file : mixed_files) {
+    files += (files.empty() ? "" : "; ") + file;
+  }
+  std::string rerun;
+  for (const std::string& chapter : chapters_to_rerun) {
+    rerun += (rerun.empty() ? "" : " ") + fmt::format("-t {}", chapter);
+  }
+  throw ExpectationsRefused(fmt::format(
+      "refusing to update expectations: the file{} would mix provenance (entries of another GPU "
+      "or commit beside this run's). {}. Re-run every target of the chapter ({}) so that the file "
+      "is re-recorded by one run, remove the entries of targets that no longer exist, or pass "
+      "--allow-mixed-provenance to keep the older entries beside the new ones",
+      mixed_files.size() == 1 ? "" : "s", files, rerun));
+}
+
 int update_expectations(const RunResults& results,
                         const std::map<std::string, std::filesystem::path>& chapter_dir_by_chapter,
-                        const std::string& hardware_key, const ExpectationProvenance& provenance) {
+                        const std::string& hardware_key, const ExpectationProvenance& provenance,
+                        const ExpectationUpdateOptions& options) {
   if (!is_valid_hardware_key(hardware_key)) {
     throw std::invalid_argument(fmt::format(
         "hardware key \"{}\" is not valid: use lower-case letters, digits, '_', '+' and '-' "
@@ -233,6 +401,7 @@ int update_expectations(const RunResults& results,
 
   // Group first and check every chapter is known, so a bad call writes nothing.
   std::map<std::string, std::map<std::string, ExpectationEntry>> new_entries_by_chapter;
+  std::map<std::string, std::set<std::string>> targets_by_chapter;
   for (const PairResult& pair : results.pairs) {
     if (!is_recordable(pair)) {
       continue;
@@ -243,7 +412,10 @@ int update_expectations(const RunResults& results,
                       pair.target, pair.chapter));
     }
     new_entries_by_chapter[pair.chapter][pair.target] = entry_from_result(pair, provenance);
+    targets_by_chapter[pair.chapter].insert(pair.target);
   }
+  check_expectations_update(targets_by_chapter, chapter_dir_by_chapter, hardware_key, provenance,
+                            options);
 
   int written = 0;
   for (const auto& [chapter, new_entries] : new_entries_by_chapter) {
@@ -271,42 +443,71 @@ int update_expectations(const RunResults& results,
   return written;
 }
 
-std::vector<ExpectationComparison>
-compare_with_expectations(const RunResults& results,
-                          const std::map<std::string, ExpectationEntry>& expectations) {
-  std::vector<ExpectationComparison> comparisons;
-  for (const PairResult& pair : results.pairs) {
-    if (!report_format::shows_speedup(pair)) {
-      continue;
-    }
-    const std::string measured = report_format::format_speedup(*pair.speedup);
-    const auto found = expectations.find(pair.target);
-    if (found == expectations.end()) {
-      comparisons.push_back({pair.target, "no expectation",
-                             fmt::format("measured {}; nothing is recorded for this target on "
-                                         "this hardware",
-                                         measured)});
-      continue;
-    }
-    const ExpectationEntry& expected = found->second;
-    const std::string expected_text = report_format::format_speedup(expected_speedup(expected));
-    if (pair.speedup->ci_high < expected.speedup_ci_low) {
-      comparisons.push_back({pair.target, "regression",
-                             fmt::format("measured {}, entirely below the expected {} ({})",
-                                         measured, expected_text, describe_source(expected))});
-    } else if (pair.speedup->ci_low > expected.speedup_ci_high) {
-      comparisons.push_back(
-          {pair.target, "improvement",
-           fmt::format("measured {}, entirely above the expected {} ({}); update the "
-                       "expectations if the change is intended",
-                       measured, expected_text, describe_source(expected))});
-    } else {
-      comparisons.push_back({pair.target, "within expectation",
-                             fmt::format("measured {}, overlapping the expected {} ({})", measured,
-                                         expected_text, describe_source(expected))});
-    }
+ExpectationCheck check_against_expectation(const PairResult& pair, const ExpectationEntry* expected,
+                                           const std::string& hardware_key, double threshold) {
+  ExpectationCheck check;
+  check.hardware_key = hardware_key;
+  check.threshold = threshold;
+  if (!is_recordable(pair)) {
+    check.verdict = "not_compared";
+    check.detail = pair.status != PairStatus::passed
+                       ? fmt::format("the pair's status is {}: no speedup to compare",
+                                     pair_status_name(pair.status))
+                   : !pair.verification.passed
+                       ? std::string("the outputs did not verify: the pair is quarantined")
+                       : std::string("no speedup was measured (not timed)");
+    return check;
   }
-  return comparisons;
+  const std::string measured = report_format::format_speedup(*pair.speedup);
+  if (expected == nullptr) {
+    check.verdict = "no_expectation";
+    check.detail = fmt::format("measured {}; nothing is recorded for {} under hardware key {} "
+                               "(`bench run --update-expectations` records it)",
+                               measured, pair.target, hardware_key);
+    return check;
+  }
+  check.expected_speedup = expected->speedup;
+  check.expected_ci_low = expected->speedup_ci_low;
+  check.expected_ci_high = expected->speedup_ci_high;
+  check.expected_baseline_ms = expected->baseline_ms;
+  check.expected_optimized_ms = expected->optimized_ms;
+  check.recorded = describe_source(*expected);
+  const std::string expected_text = report_format::format_speedup(expected_speedup(*expected));
+  const std::string band = fmt::format("{:g}%", threshold * 100);
+  // The run's interval against the recorded one widened by the threshold on a log scale.
+  const double below = expected->speedup_ci_low / (1 + threshold);
+  const double above = expected->speedup_ci_high * (1 + threshold);
+  if (pair.speedup->ci_high < below) {
+    check.verdict = "regression";
+    check.detail = fmt::format("measured {}, below the expected {} by more than {} (the interval "
+                               "ends under {})",
+                               measured, expected_text, band, report_format::format_ratio(below));
+  } else if (pair.speedup->ci_low > above) {
+    check.verdict = "improvement";
+    check.detail = fmt::format("measured {}, above the expected {} by more than {} (the interval "
+                               "starts over {}); record it once the change is understood",
+                               measured, expected_text, band, report_format::format_ratio(above));
+  } else {
+    check.verdict = "as_expected";
+    check.detail = fmt::format("measured {}, expected {}: not clearly more than {} away", measured,
+                               expected_text, band);
+  }
+  check.detail += time_note(pair, *expected, threshold);
+  return check;
+}
+
+std::vector<ExpectationCheck>
+compare_with_expectations(const RunResults& results,
+                          const std::map<std::string, ExpectationEntry>& expectations,
+                          const std::string& hardware_key, double threshold) {
+  std::vector<ExpectationCheck> checks;
+  checks.reserve(results.pairs.size());
+  for (const PairResult& pair : results.pairs) {
+    const auto found = expectations.find(pair.target);
+    checks.push_back(check_against_expectation(
+        pair, found == expectations.end() ? nullptr : &found->second, hardware_key, threshold));
+  }
+  return checks;
 }
 
 }  // namespace aisp

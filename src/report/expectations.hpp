@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,26 @@ struct ExpectationEntry {
 
 struct ExpectationProvenance {
   std::string gpu, git_commit, date, run_id;
+  // The measured source had uncommitted changes, or git could not say (then git_commit is
+  // "unknown"): its commit does not identify the code. Recorded as "<commit>-dirty".
+  bool source_dirty = false;
+};
+
+// What update_expectations may do beyond its default, each only when the user asked
+// (`bench run --allow-mixed-provenance`, `--allow-dirty`).
+struct ExpectationUpdateOptions {
+  // Record into a file whose entries that this update keeps come from another GPU or commit.
+  bool allow_mixed_provenance = false;
+  // Record from a source with uncommitted changes (or no known commit).
+  bool allow_dirty = false;
+};
+
+// update_expectations would leave a file that is not one consistent piece of evidence: the
+// source was dirty, or the file would mix provenance. what() names the file, what differs and the
+// flag that overrides. The CLI exits 2 for it.
+class ExpectationsRefused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // Entries by target ("ch07:transpose_padded"). A missing file is an empty map (nothing expected
@@ -50,35 +72,67 @@ std::map<std::string, ExpectationEntry> load_expectations(const std::filesystem:
 std::filesystem::path expectations_file(const std::filesystem::path& chapter_dir,
                                         const std::string& hardware_key);
 
+// The commit an entry records for `provenance`: "1a2b3c4", "1a2b3c4-dirty", or "unknown".
+std::string recorded_commit(const ExpectationProvenance& provenance);
+
+// The refusals of update_expectations, checked without writing anything, so that `bench run` can
+// refuse before it measures (with the selected targets) and again before it writes (with the
+// pairs that passed). Throws ExpectationsRefused
+//   - when provenance.source_dirty, unless options.allow_dirty;
+//   - when, in the file of a chapter of `targets_by_chapter` ("ch07" -> {"ch07:transpose", ...}),
+//     an entry that the update keeps (its target is not re-recorded) names another GPU or another
+//     commit than `provenance`, unless options.allow_mixed_provenance. Commits are equal when one
+//     is a prefix (7+ characters) of the other (a short and a full hash); a "-dirty" or "unknown"
+//     commit equals none, as it names no code. An update that re-records every entry of a file,
+//     or a file of this GPU and commit, is never mixed.
+// Throws std::invalid_argument for a chapter missing from `chapter_dir_by_chapter`, and
+// std::runtime_error for a file that cannot be read.
+void check_expectations_update(
+    const std::map<std::string, std::set<std::string>>& targets_by_chapter,
+    const std::map<std::string, std::filesystem::path>& chapter_dir_by_chapter,
+    const std::string& hardware_key, const ExpectationProvenance& provenance,
+    const ExpectationUpdateOptions& options);
+
 // Records the pairs of `results` that passed, with verified outputs and a measured speedup, into
 // their chapters' expectations files for `hardware_key`: an entry for the same target is
 // replaced, the others are kept. Files are written atomically with sorted keys and a 2-space
 // indent, and numbers are rounded to 4 significant digits, so re-recording changes only the
 // entries that moved. Returns the number of entries written.
-// Throws std::invalid_argument for a hardware key that is not [a-z0-9_+-]+, for incomplete
+// Throws ExpectationsRefused as check_expectations_update says (then nothing is written);
+// std::invalid_argument for a hardware key that is not [a-z0-9_+-]+, for incomplete
 // provenance, or for a recorded pair whose chapter is not in `chapter_dir_by_chapter`
-// ("ch07" -> .../chapters/ch07_memory_access); std::runtime_error when a file cannot be read
-// or written.
+// ("ch07" -> .../chapters/ch07_memory_access); std::runtime_error when a file cannot be read or
+// written.
 int update_expectations(const RunResults& results,
                         const std::map<std::string, std::filesystem::path>& chapter_dir_by_chapter,
-                        const std::string& hardware_key, const ExpectationProvenance& provenance);
+                        const std::string& hardware_key, const ExpectationProvenance& provenance,
+                        const ExpectationUpdateOptions& options = {});
 
-// How a pair's speedup compares with its expectation.
-//   "regression":          the run's ci_high < the expected speedup_ci_low
-//   "improvement":         the run's ci_low > the expected speedup_ci_high
-//   "within expectation":  the two confidence intervals overlap
-//   "no expectation":      nothing recorded for the target on this hardware
-// Only pairs that passed with verified outputs and a speedup are compared; a pair that failed or
-// was skipped is reported by its status, not here. Comparing intervals, not point values, keeps
-// run-to-run noise from being called a regression.
-struct ExpectationComparison {
-  std::string target;
-  std::string verdict;
-  std::string detail;  // both intervals and where the expectation came from
-};
+// The practical threshold of the comparison: 5%. Expectations are compared across runs, days and
+// machines of one model, where clocks, temperature, drivers and neighbours move times by a few
+// percent that no within-run interval covers (compare-runs uses 2% for two runs on one machine).
+inline constexpr double kDefaultExpectationThreshold = 0.05;
 
-std::vector<ExpectationComparison>
-compare_with_expectations(const RunResults& results,
-                          const std::map<std::string, ExpectationEntry>& expectations);
+// How a pair's speedup compares with its expectation (`expected`: nullptr when none is recorded),
+// with t = `threshold` and [E_low, E_high] the recorded speedup interval:
+//   "regression":     the run's ci_high < E_low / (1 + t): wholly below, by more than t
+//   "improvement":    the run's ci_low  > E_high × (1 + t): wholly above, by more than t
+//   "as_expected":    otherwise
+//   "no_expectation": the pair passed, but nothing is recorded for its target
+//   "not_compared":   the pair did not pass with verified outputs and a measured speedup (failed,
+//                     skipped, quarantined, `bench verify`); its status says more
+// Only the speedup decides. The variants' absolute medians are compared with the recorded ones in
+// the detail (a note when both moved by more than t), never in the verdict: a speedup is a ratio
+// of interleaved samples, robust to the clocks, power state and host of the machine; absolute
+// times are not (docs/reports.md says why).
+ExpectationCheck check_against_expectation(const PairResult& pair, const ExpectationEntry* expected,
+                                           const std::string& hardware_key,
+                                           double threshold = kDefaultExpectationThreshold);
+
+// check_against_expectation for every pair of `results`, in order, looking each target up in
+// `expectations` (targets of every chapter of the run).
+std::vector<ExpectationCheck> compare_with_expectations(
+    const RunResults& results, const std::map<std::string, ExpectationEntry>& expectations,
+    const std::string& hardware_key, double threshold = kDefaultExpectationThreshold);
 
 }  // namespace aisp

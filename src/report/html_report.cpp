@@ -1,6 +1,7 @@
 #include "report/html_report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -10,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "report/profile_format.hpp"
 #include "report/report_format.hpp"
 #include "report/run_input.hpp"
 
@@ -92,6 +94,23 @@ std::string verdict_class(const Speedup& speedup) {
   return "nodiff";
 }
 
+// Under the verdict of a pair that moved against its expectation: a red "below expectation" or
+// a green "above expectation", the numbers in its title. Nothing otherwise.
+std::string expectation_mark(const PairResult& pair) {
+  if (!pair.expectation) {
+    return {};
+  }
+  const ExpectationCheck& check = *pair.expectation;
+  if (check.verdict != "regression" && check.verdict != "improvement") {
+    return {};
+  }
+  const bool regression = check.verdict == "regression";
+  return fmt::format("<div class=\"reason {}\" title=\"{}\">{} expectation ({})</div>",
+                     regression ? "slower" : "faster",
+                     esc(check.detail + "; recorded: " + check.recorded),
+                     regression ? "below" : "above", esc(check.hardware_key));
+}
+
 std::string status_class(PairStatus status) {
   switch (status) {
   case PairStatus::passed:
@@ -103,6 +122,7 @@ std::string status_class(PairStatus status) {
   case PairStatus::failed:
   case PairStatus::timed_out:
   case PairStatus::crashed:
+  case PairStatus::quarantined:
     break;
   }
   return "failed";
@@ -207,6 +227,9 @@ std::string render_header(const RunResults& results, const nlohmann::json& manif
     html += "<p class=\"banner\">This run was interrupted: its results are partial. Pairs that "
             "had not finished are missing.</p>\n";
   }
+  if (const std::string note = rf::verify_phase_note(results.verify_phase); !note.empty()) {
+    html += fmt::format("<p class=\"banner\">{}</p>\n", esc(note));
+  }
   html += "<dl class=\"facts\">\n";
   // Long values (the command line, the settings) take a whole row.
   const auto fact = [&html](std::string_view name, const std::string& value, bool code = false,
@@ -218,6 +241,7 @@ std::string render_header(const RunResults& results, const nlohmann::json& manif
                         name, code ? "<code>" : "", esc(value), code ? "</code>" : "");
   };
   fact("Pairs", rf::format_counts(rf::count_statuses(results)));
+  fact("Verification phase", std::string(verify_phase_name(results.verify_phase)));
   fact("Started", results.started_at);
   fact("Finished", results.finished_at);
   fact("Hardware key", manifest_hardware_key(manifest), true);
@@ -289,9 +313,10 @@ std::string render_summary_table(const RunResults& results) {
                         status_class(pair.status), esc(pair_status_name(pair.status)));
     html += median_cell(pair.baseline) + median_cell(pair.optimized);
     if (shown) {
-      html += fmt::format("<td data-sort=\"{}\">{}</td><td class=\"{}\">{}</td>",
-                          pair.speedup->value, esc(rf::format_speedup(*pair.speedup)),
-                          verdict_class(*pair.speedup), esc(pair.speedup->verdict));
+      html +=
+          fmt::format("<td data-sort=\"{}\">{}</td><td class=\"{}\">{}{}</td>", pair.speedup->value,
+                      esc(rf::format_speedup(*pair.speedup)), verdict_class(*pair.speedup),
+                      esc(pair.speedup->verdict), expectation_mark(pair));
     } else {
       html += fmt::format("<td class=\"absent\" data-sort=\"\">{}</td><td class=\"absent\">{}</td>",
                           kAbsent, kAbsent);
@@ -942,6 +967,84 @@ std::string gpu_state_table(const PairResult& pair) {
   return html + "</table>\n";
 }
 
+// The pair's Nsight Compute profile (bench run --profile): per variant, a row per kernel with its
+// median duration and headline metrics; the deep set's other metrics in a last column.
+std::string profile_table(const PairResult& pair) {
+  namespace pf = profile_format;
+  if (!pair.profile) {
+    return {};
+  }
+  const PairProfile& profile = *pair.profile;
+  std::string html = fmt::format(
+      "<table class=\"detail profile\"><caption>Nsight Compute profile ({} set): {} <span "
+      "class=\"small\">a separate pass after the timing: {} warm-up call(s), {} samples per "
+      "variant, clocks not locked</span></caption>\n",
+      esc(profile.set), esc(profile_status_name(profile.status)), profile.warmup_runs,
+      profile.samples);
+  if (!profile.baseline && !profile.optimized) {
+    return html + fmt::format("<tr><td>{}</td></tr></table>\n", esc(profile.reason));
+  }
+  constexpr std::array<std::string_view, 5> kColumns{
+      "gpu__time_duration.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+      "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+      "sm__warps_active.avg.pct_of_peak_sustained_active"};
+  constexpr std::array<std::string_view, 3> kShownElsewhere{
+      "launch__registers_per_thread", "launch__grid_size", "launch__block_size"};
+  html += "<tr><th>Variant</th><th>Kernel</th><th>Launches</th><th>Grid × block</th><th>Registers"
+          "</th><th>Duration (median)</th><th>SM</th><th>Memory</th><th>DRAM</th><th>Occupancy"
+          "</th><th>Other metrics</th></tr>\n";
+  for (const auto& [role, slot] :
+       {std::pair{"Baseline", &profile.baseline}, std::pair{"Optimized", &profile.optimized}}) {
+    if (!*slot) {
+      continue;
+    }
+    const VariantProfile& variant = **slot;
+    std::string who = fmt::format("{}<br><span class=\"small\">{}</span>", role,
+                                  std::isfinite(variant.duration_ms_per_run)
+                                      ? esc(rf::format_duration_ms(variant.duration_ms_per_run)) +
+                                            " per run"
+                                      : std::string());
+    if (variant.status != ProfileStatus::collected || variant.kernels.empty()) {
+      html += fmt::format("<tr><td>{}</td><td colspan=\"10\">{}</td></tr>\n", who,
+                          esc(pf::describe_variant(variant)));
+      continue;
+    }
+    for (const ProfiledKernel& kernel : variant.kernels) {
+      const auto metric = [&kernel](std::string_view name) {
+        const ProfileMetric* m = pf::find_metric(kernel, name);
+        return m != nullptr ? esc(pf::format_metric_value(*m)) : std::string(kAbsent);
+      };
+      std::string others;
+      for (const ProfileMetric& m : kernel.metrics) {
+        if (std::find(kColumns.begin(), kColumns.end(), m.name) == kColumns.end() &&
+            std::find(kShownElsewhere.begin(), kShownElsewhere.end(), m.name) ==
+                kShownElsewhere.end()) {
+          others += fmt::format("{}<code>{}</code> {}", others.empty() ? "" : "<br>", esc(m.name),
+                                esc(pf::format_metric_value(m)));
+        }
+      }
+      html += fmt::format(
+          "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{} × {}</td><td>{}</td><td>{}"
+          "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"small\">{}</td></tr>\n",
+          who, esc(kernel.name), kernel.launches, esc(kernel.grid_size), esc(kernel.block_size),
+          metric("launch__registers_per_thread"), metric(kColumns[0]), metric(kColumns[1]),
+          metric(kColumns[2]), metric(kColumns[3]), metric(kColumns[4]),
+          others.empty() ? std::string(kAbsent) : others);
+      who = "";
+    }
+    if (!variant.reason.empty()) {
+      html += fmt::format("<tr><td></td><td colspan=\"10\" class=\"small\">{}</td></tr>\n",
+                          esc(variant.reason));
+    }
+  }
+  if (profile.status != ProfileStatus::collected && !profile.reason.empty()) {
+    html += fmt::format("<tr><td colspan=\"11\" class=\"small\">{}</td></tr>\n",
+                        esc(profile.reason));
+  }
+  return html + "</table>\n";
+}
+
 std::string verification_table(const PairResult& pair) {
   std::string html = fmt::format("<table class=\"detail checks\"><caption>Verification: <span "
                                  "class=\"{}\">{}</span></caption>\n",
@@ -977,8 +1080,9 @@ std::string render_pair_detail(const PairResult& pair, std::size_t index, bool o
             : "");
   if (!pair.reason.empty() || !pair.verification.passed) {
     const std::string why = pair.status == PairStatus::passed
-                                ? "Outputs did not verify; the pair is quarantined: no speedup "
-                                  "or roofline is reported for it."
+                                ? "Checks failed (" + rf::format_verification(pair.verification) +
+                                      "), not enforced under --verify-phase detect; no speedup or "
+                                      "roofline is reported for it."
                                 : rf::describe_outcome(pair, true);
     html += fmt::format("<pre class=\"reason-block\">{}</pre>\n", esc(why));
   }
@@ -1020,6 +1124,16 @@ std::string render_pair_detail(const PairResult& pair, std::size_t index, bool o
                                         speedup.resamples));
     html += row("Verdict", fmt::format("<span class=\"{}\">{}</span>", verdict_class(speedup),
                                        esc(speedup.verdict)));
+    if (pair.expectation) {
+      const ExpectationCheck& check = *pair.expectation;
+      const std::string verdict_class_name = check.verdict == "regression"    ? "slower"
+                                             : check.verdict == "improvement" ? "faster"
+                                                                              : "";
+      html += row("Expectation (" + esc(check.hardware_key) + ")",
+                  fmt::format("<span class=\"{}\">{}</span> <span class=\"small\">{}{}</span>",
+                              verdict_class_name, esc(check.verdict), esc(check.detail),
+                              check.recorded.empty() ? "" : "; recorded: " + esc(check.recorded)));
+    }
     html += row("Optimized roofline", roofline_cell(pair.roofline));
     html += row("Baseline roofline", roofline_cell(pair.baseline_roofline));
     const std::optional<Roofline>& source = pair.roofline ? pair.roofline : pair.baseline_roofline;
@@ -1046,6 +1160,7 @@ std::string render_pair_detail(const PairResult& pair, std::size_t index, bool o
     }
     html += "</div>\n";
   }
+  html += profile_table(pair);
   html += verification_table(pair);
   return html + "</details>\n";
 }

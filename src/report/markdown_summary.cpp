@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/profile_format.hpp"
 #include "report/report_format.hpp"
 
 namespace aisp {
@@ -141,6 +142,10 @@ std::string render_markdown_summary(const RunResults& results, const nlohmann::j
   text += fmt::format("Started {}, finished {}. {}.\n\n", started, finished,
                       rf::format_counts(rf::count_statuses(results)));
   text += provenance_line(manifest);
+  if (const std::string note = rf::verify_phase_note(results.verify_phase); !note.empty()) {
+    text += "> **" + note.substr(0, note.find('.') + 1) + "**" + note.substr(note.find('.') + 1) +
+            "\n\n";
+  }
 
   text += fmt::format("| Target | Status | Baseline median | Optimized median | Speedup [{}] | "
                       "Verdict | Roofline (optimized) | Verification |\n",
@@ -150,14 +155,40 @@ std::string render_markdown_summary(const RunResults& results, const nlohmann::j
     text += table_row(pair);
   }
 
+  std::string expectations = rf::format_expectation_counts(results);
+  if (!expectations.empty()) {
+    expectations[0] = 'C';  // "Compared with the expectations for ..." opens the sentence
+    text += "\n## Expectations\n\n" + expectations + ".\n";
+    std::string changes;
+    for (const PairResult& pair : results.pairs) {
+      if (pair.expectation && (pair.expectation->verdict == "regression" ||
+                               pair.expectation->verdict == "improvement")) {
+        changes += fmt::format("- **{}** {}: {} (recorded: {})\n", pair.target,
+                               pair.expectation->verdict, rf::single_line(pair.expectation->detail),
+                               rf::single_line(pair.expectation->recorded));
+      }
+    }
+    if (!changes.empty()) {
+      text += "\n" + changes;
+    }
+  }
+
   text += "\n## Failures and skips\n\n";
   std::string items;
   for (const PairResult& pair : results.pairs) {
     if (pair.status != PairStatus::passed) {
       items += outcome_item(pair);
+    } else if (rf::passed_with_failed_checks(pair)) {
+      items += fmt::format("- **{}** passed with failed checks, not enforced (--verify-phase "
+                           "detect); no speedup is shown: {}\n",
+                           pair.target, rf::format_verification(pair.verification));
     }
   }
   text += items.empty() ? "None: every pair passed.\n" : items;
+  if (const std::string profiles = profile_format::render_profile_markdown(results);
+      !profiles.empty()) {
+    text += (text.ends_with("\n\n") ? "" : "\n") + profiles;
+  }
   // A code block closing the last item leaves a blank line; the file ends with one newline.
   while (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n") {
     text.pop_back();

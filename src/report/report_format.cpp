@@ -1,5 +1,7 @@
 #include "report/report_format.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -142,7 +144,9 @@ std::string format_verification(const Verification& verification) {
   }
   if (verification.passed) {
     const std::size_t count = verification.checks.size();
-    return fmt::format("passed ({} check{})", count, count == 1 ? "" : "s");
+    return fmt::format("passed ({} check{}{})", count, count == 1 ? "" : "s",
+                       verification.seconds > 0 ? fmt::format(", {:.1f} s", verification.seconds)
+                                                : std::string());
   }
   std::string failed_checks;
   for (const CheckOutcome& outcome : verification.checks) {
@@ -161,6 +165,8 @@ std::string_view status_label(PairStatus status) {
     return "SKIP";
   case PairStatus::interrupted:
     return "STOP";
+  case PairStatus::quarantined:
+    return "QUAR";
   case PairStatus::failed:
   case PairStatus::timed_out:
   case PairStatus::crashed:
@@ -189,6 +195,8 @@ std::string describe_outcome(const PairResult& result, bool name_status) {
     return with_prefix("crashed", result.reason);
   case PairStatus::interrupted:
     return with_prefix("interrupted", result.reason);
+  case PairStatus::quarantined:
+    return with_prefix("quarantined", result.reason);
   }
   return result.reason;
 }
@@ -255,6 +263,9 @@ StatusCounts count_statuses(const RunResults& results) {
     case PairStatus::interrupted:
       ++counts.interrupted;
       break;
+    case PairStatus::quarantined:
+      ++counts.quarantined;
+      break;
     case PairStatus::failed:
     case PairStatus::timed_out:
     case PairStatus::crashed:
@@ -269,6 +280,9 @@ std::string format_counts(const StatusCounts& counts) {
   std::string text =
       fmt::format("{} pair{}: {} passed, {} failed, {} skipped", counts.total,
                   counts.total == 1 ? "" : "s", counts.passed, counts.failed, counts.skipped);
+  if (counts.quarantined > 0) {
+    text += fmt::format(", {} quarantined", counts.quarantined);
+  }
   if (counts.interrupted > 0) {
     text += fmt::format(", {} interrupted", counts.interrupted);
   }
@@ -282,6 +296,72 @@ std::string confidence_label(const RunResults& results) {
     }
   }
   return "95% CI";
+}
+
+std::string verify_phase_note(VerifyPhase phase) {
+  switch (phase) {
+  case VerifyPhase::gate:
+    return {};
+  case VerifyPhase::quarantine:
+    return "Verification phase: quarantine. A pair that failed a check was still timed where its "
+           "outputs could be compared, but is quarantined: no speedup is shown for it, and "
+           "quarantine.json lists it with the failed checks.";
+  case VerifyPhase::detect:
+    return "Verification phase: detect. Failed checks are reported, not enforced: this run is for "
+           "developing a pair; never publish its numbers.";
+  }
+  return {};
+}
+
+bool passed_with_failed_checks(const PairResult& result) {
+  return result.status == PairStatus::passed && !result.verification.passed &&
+         std::any_of(result.verification.checks.begin(), result.verification.checks.end(),
+                     [](const CheckOutcome& check) { return !check.passed; });
+}
+
+std::string format_expectation_counts(const RunResults& results) {
+  // Singular and plural of each verdict, in the order they are listed.
+  constexpr std::array<std::array<std::string_view, 3>, 5> kVerdicts{{
+      {"regression", "regression", "regressions"},
+      {"improvement", "improvement", "improvements"},
+      {"as_expected", "as expected", "as expected"},
+      {"no_expectation", "no expectation", "no expectation"},
+      {"not_compared", "not compared", "not compared"},
+  }};
+  const ExpectationCheck* first = nullptr;
+  std::array<std::size_t, kVerdicts.size()> counts{};
+  std::size_t other = 0;
+  for (const PairResult& pair : results.pairs) {
+    if (!pair.expectation) {
+      continue;
+    }
+    first = first == nullptr ? &*pair.expectation : first;
+    const auto known = std::find_if(kVerdicts.begin(), kVerdicts.end(), [&](const auto& verdict) {
+      return verdict[0] == pair.expectation->verdict;
+    });
+    if (known == kVerdicts.end()) {
+      ++other;
+    } else {
+      ++counts[static_cast<std::size_t>(known - kVerdicts.begin())];
+    }
+  }
+  if (first == nullptr) {
+    return {};
+  }
+  std::string text =
+      fmt::format("compared with the expectations for {} ({:g}% threshold):", first->hardware_key,
+                  first->threshold * 100);
+  std::string listed;
+  for (std::size_t i = 0; i < kVerdicts.size(); ++i) {
+    if (counts[i] > 0) {
+      listed += fmt::format("{} {} {}", listed.empty() ? "" : ",", counts[i],
+                            counts[i] == 1 ? kVerdicts[i][1] : kVerdicts[i][2]);
+    }
+  }
+  if (other > 0) {
+    listed += fmt::format("{} {} other", listed.empty() ? "" : ",", other);
+  }
+  return text + listed;
 }
 
 }  // namespace aisp::report_format

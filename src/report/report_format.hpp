@@ -33,7 +33,8 @@ std::string format_roofline(const Roofline& roofline, bool with_ceiling_value);
 // check ran.
 std::string format_verification(const Verification& verification);
 
-// Four letters for the start of a terminal line: PASS, FAIL, SKIP, STOP (interrupted).
+// Four letters for the start of a terminal line: PASS, FAIL, SKIP, STOP (interrupted), QUAR
+// (quarantined).
 std::string_view status_label(PairStatus status);
 
 // Why a pair did not pass, in words: "crashed: SIGSEGV ...", "timed out: ...", the skip reason.
@@ -42,7 +43,8 @@ std::string_view status_label(PairStatus status);
 std::string describe_outcome(const PairResult& result, bool name_status = false);
 
 // A speedup (and the roofline fraction that goes with it) is shown only for a pair that passed
-// with verified outputs: a failure quarantines the pair's numbers.
+// with verified outputs: a failure quarantines the pair's numbers, in every verification phase
+// (a pair that passed with failed checks under --verify-phase detect shows none either).
 bool shows_speedup(const PairResult& result);
 
 // The text on one line: line breaks become " | ", trailing blanks go, and text longer than
@@ -58,12 +60,28 @@ struct StatusCounts {
   std::size_t failed = 0;  // failed, timed out or crashed
   std::size_t skipped = 0;
   std::size_t interrupted = 0;
+  std::size_t quarantined = 0;
 };
 StatusCounts count_statuses(const RunResults& results);
-// "4 pairs: 2 passed, 1 failed, 1 skipped" (", 1 interrupted" when there is one).
+// "4 pairs: 2 passed, 1 failed, 1 skipped" (", 1 quarantined", ", 1 interrupted" when there are
+// any).
 std::string format_counts(const StatusCounts& counts);
 
 // "95% CI" from the first speedup of the run (the confidence level is a run-wide setting).
 std::string confidence_label(const RunResults& results);
+
+// What a run's verification phase means for its numbers, one or two sentences opening with
+// "Verification phase: detect."; empty for gate, the default, where every failed check fails its
+// pair.
+std::string verify_phase_note(VerifyPhase phase);
+
+// A pair that passed although checks failed: only under --verify-phase detect, where failed
+// checks are reported but not enforced. Reports warn about it and show no speedup for it.
+bool passed_with_failed_checks(const PairResult& result);
+
+// The expectation verdicts of a run, counted: "compared with the expectations for h200 (5%
+// threshold): 1 regression, 2 as expected, 1 no expectation, 1 not compared". Empty when no
+// pair was compared (no expectations file for the run's hardware key, an older results file).
+std::string format_expectation_counts(const RunResults& results);
 
 }  // namespace aisp::report_format

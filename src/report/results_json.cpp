@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "report/json_fields.hpp"
+#include "report/profile_json.hpp"
 
 namespace aisp {
 namespace {
@@ -24,13 +25,20 @@ using json_fields::number_to_json;
 using json_fields::ObjectFields;
 using nlohmann::json;
 
-constexpr std::array<std::pair<PairStatus, std::string_view>, 6> kPairStatusNames{{
+constexpr std::array<std::pair<PairStatus, std::string_view>, 7> kPairStatusNames{{
     {PairStatus::passed, "passed"},
     {PairStatus::failed, "failed"},
     {PairStatus::skipped, "skipped"},
     {PairStatus::timed_out, "timed_out"},
     {PairStatus::crashed, "crashed"},
     {PairStatus::interrupted, "interrupted"},
+    {PairStatus::quarantined, "quarantined"},
+}};
+
+constexpr std::array<std::pair<VerifyPhase, std::string_view>, 3> kVerifyPhaseNames{{
+    {VerifyPhase::detect, "detect"},
+    {VerifyPhase::quarantine, "quarantine"},
+    {VerifyPhase::gate, "gate"},
 }};
 
 constexpr std::array<std::pair<TimingMethod, std::string_view>, 3> kTimingMethodNames{{
@@ -130,7 +138,9 @@ json verification_to_json(const Verification& verification) {
     checks.push_back(
         json{{"check", outcome.check}, {"passed", outcome.passed}, {"detail", outcome.detail}});
   }
-  return json{{"passed", verification.passed}, {"checks", std::move(checks)}};
+  return json{{"passed", verification.passed},
+              {"checks", std::move(checks)},
+              {"seconds", verification.seconds}};
 }
 
 json gpu_state_as_json(const GpuState& state) {
@@ -148,6 +158,29 @@ json gpu_state_as_json(const GpuState& state) {
     object["temperature_c"] = *state.temperature_c;
   }
   object["throttle_reasons"] = state.throttle_reasons;
+  return object;
+}
+
+json expectation_check_to_json(const ExpectationCheck& check) {
+  json object{
+      {"verdict", check.verdict},
+      {"hardware_key", check.hardware_key},
+      {"threshold", number_to_json(check.threshold)},
+      {"recorded", check.recorded},
+      {"detail", check.detail},
+  };
+  const std::pair<const char*, const std::optional<double>*> expected[] = {
+      {"expected_speedup", &check.expected_speedup},
+      {"expected_ci_low", &check.expected_ci_low},
+      {"expected_ci_high", &check.expected_ci_high},
+      {"expected_baseline_ms", &check.expected_baseline_ms},
+      {"expected_optimized_ms", &check.expected_optimized_ms},
+  };
+  for (const auto& [key, value] : expected) {
+    if (value->has_value()) {
+      object[key] = number_to_json(**value);
+    }
+  }
   return object;
 }
 
@@ -266,6 +299,7 @@ Verification verification_from_json(const ObjectFields& fields) {
     verification.checks.push_back(
         CheckOutcome{check.string("check"), check.boolean("passed"), check.string("detail")});
   }
+  verification.seconds = fields.optional_number("seconds").value_or(0);
   return verification;
 }
 
@@ -277,6 +311,21 @@ GpuState gpu_state_from_fields(const ObjectFields& fields) {
   state.temperature_c = read_optional_unsigned(fields, "temperature_c");
   state.throttle_reasons = read_strings(fields, "throttle_reasons");
   return state;
+}
+
+ExpectationCheck expectation_check_from_json(const ObjectFields& fields) {
+  ExpectationCheck check;
+  check.verdict = fields.string("verdict");
+  check.hardware_key = fields.string("hardware_key");
+  check.threshold = fields.number("threshold");
+  check.expected_speedup = fields.optional_number("expected_speedup");
+  check.expected_ci_low = fields.optional_number("expected_ci_low");
+  check.expected_ci_high = fields.optional_number("expected_ci_high");
+  check.expected_baseline_ms = fields.optional_number("expected_baseline_ms");
+  check.expected_optimized_ms = fields.optional_number("expected_optimized_ms");
+  check.recorded = fields.string("recorded");
+  check.detail = fields.string("detail");
+  return check;
 }
 
 template <class Value, class Read>
@@ -333,14 +382,21 @@ PairResult pair_result_from_fields(const ObjectFields& fields) {
   result.gpu_after = gpu_state_from_fields(fields.object("gpu_after"));
   result.wall_seconds = fields.number("wall_seconds");
   result.log_file = fields.string("log_file");
+  result.expectation =
+      read_optional_object<ExpectationCheck>(fields, "expectation", expectation_check_from_json);
+  result.profile = read_optional_object<PairProfile>(fields, "profile", profile_from_fields);
   return result;
 }
 
 std::string unsupported_version_message(long long version) {
   return fmt::format("schema_version {} is not supported: this build of aisp reads results schema "
-                     "version {} only. Read the file with the aisp build that wrote it, or re-run "
-                     "the benchmarks with this one",
-                     version, kResultsSchemaVersion);
+                     "versions {} to {}. Read the file with the aisp build that wrote it, or "
+                     "re-run the benchmarks with this one",
+                     version, kOldestReadableResultsSchemaVersion, kResultsSchemaVersion);
+}
+
+bool is_readable_version(long long version) {
+  return version >= kOldestReadableResultsSchemaVersion && version <= kResultsSchemaVersion;
 }
 
 std::string read_text_file(const std::filesystem::path& file, std::string_view what_to_pass) {
@@ -376,6 +432,33 @@ std::string_view timing_method_name(TimingMethod method) {
     }
   }
   return "unknown";
+}
+
+std::string_view verify_phase_name(VerifyPhase phase) {
+  for (const auto& [value, name] : kVerifyPhaseNames) {
+    if (value == phase) {
+      return name;
+    }
+  }
+  return "unknown";
+}
+
+std::optional<VerifyPhase> parse_verify_phase(std::string_view name) {
+  for (const auto& [value, known_name] : kVerifyPhaseNames) {
+    if (known_name == name) {
+      return value;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string verify_phase_choices() {
+  std::string listed;
+  for (const auto& [value, name] : kVerifyPhaseNames) {
+    listed += (listed.empty() ? "" : ", ");
+    listed += name;
+  }
+  return listed;
 }
 
 std::optional<PairStatus> parse_pair_status(std::string_view name) {
@@ -439,6 +522,12 @@ nlohmann::json to_json(const PairResult& result) {
   if (result.baseline_roofline) {
     object["baseline_roofline"] = roofline_to_json(*result.baseline_roofline);
   }
+  if (result.expectation) {
+    object["expectation"] = expectation_check_to_json(*result.expectation);
+  }
+  if (result.profile) {
+    object["profile"] = profile_to_json(*result.profile);
+  }
   return object;
 }
 
@@ -456,11 +545,12 @@ nlohmann::json to_json(const RunResults& results) {
     pairs.push_back(to_json(pair));
   }
   return json{
-      {"schema_version", results.schema_version},
+      {"schema_version", kResultsSchemaVersion},  // the layout written, whatever was read
       {"run_id", results.run_id},
       {"started_at", results.started_at},
       {"finished_at", results.finished_at},
       {"complete", results.complete},
+      {"verify_phase", verify_phase_name(results.verify_phase)},
       {"pairs", std::move(pairs)},
   };
 }
@@ -479,7 +569,7 @@ RunResults run_results_from_json(const nlohmann::json& value) {
     }
     const long long schema_version =
         json_fields::read_integer(*version, "schema_version", INT_MIN, INT_MAX);
-    if (schema_version != kResultsSchemaVersion) {
+    if (!is_readable_version(schema_version)) {
       throw ResultsFormatError(unsupported_version_message(schema_version));
     }
     RunResults results;
@@ -488,6 +578,15 @@ RunResults run_results_from_json(const nlohmann::json& value) {
     results.started_at = fields.string("started_at");
     results.finished_at = fields.string("finished_at");
     results.complete = fields.boolean("complete");
+    // Version 1 had no phases: every failed check failed its pair, as the gate phase does.
+    if (schema_version >= 2) {
+      const std::string phase = fields.string("verify_phase");
+      const std::optional<VerifyPhase> parsed_phase = parse_verify_phase(phase);
+      if (!parsed_phase) {
+        json_fields::fail(fields.path_of("verify_phase"), one_of(kVerifyPhaseNames), json(phase));
+      }
+      results.verify_phase = *parsed_phase;
+    }
     const json& pairs = fields.array("pairs");
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       results.pairs.push_back(
@@ -557,7 +656,7 @@ std::vector<PairResult> load_json_lines(const std::filesystem::path& results_jso
         if (version != value.end()) {
           const long long schema_version =
               json_fields::read_integer(*version, "schema_version", INT_MIN, INT_MAX);
-          if (schema_version != kResultsSchemaVersion) {
+          if (!is_readable_version(schema_version)) {
             throw ResultsFormatError(unsupported_version_message(schema_version));
           }
         }

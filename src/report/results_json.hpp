@@ -30,13 +30,19 @@ class ResultsFormatError : public std::runtime_error {
 // Inverse of pair_status_name / timing_method_name; nullopt for an unknown name.
 std::optional<PairStatus> parse_pair_status(std::string_view name);
 std::optional<TimingMethod> parse_timing_method(std::string_view name);
+// Inverse of verify_phase_name; nullopt for an unknown name. verify_phase_choices() lists the
+// names, "detect, quarantine, gate", for messages.
+std::optional<VerifyPhase> parse_verify_phase(std::string_view name);
+std::string verify_phase_choices();
 
 nlohmann::json to_json(const PairResult& result);
 // Throws ResultsFormatError. Keys this build does not know are ignored.
 PairResult pair_result_from_json(const nlohmann::json& value);
 
 nlohmann::json to_json(const RunResults& results);
-// Throws ResultsFormatError, also for a schema_version other than kResultsSchemaVersion.
+// Throws ResultsFormatError, also for a schema_version outside
+// kOldestReadableResultsSchemaVersion..kResultsSchemaVersion. Files of older versions read as
+// their layout implies (version 1: the gate phase).
 RunResults run_results_from_json(const nlohmann::json& value);
 
 // Reads a results.json. Throws ResultsFormatError naming the file for malformed content and

@@ -31,7 +31,7 @@ bool passed_verified(const PairResult& pair) {
 
 bool is_failure(PairStatus status) {
   return status == PairStatus::failed || status == PairStatus::timed_out ||
-         status == PairStatus::crashed;
+         status == PairStatus::crashed || status == PairStatus::quarantined;
 }
 
 // "crashed: SIGSEGV ..." or "outputs did not verify: failed: within_tolerance", on one line.

@@ -65,7 +65,7 @@ std::string format_pair_line(const PairResult& result) {
   if (has_samples(result.baseline) || has_samples(result.optimized)) {
     line += fmt::format("  {} → {}", median_text(result.baseline), median_text(result.optimized));
   } else {
-    line += "  verified";
+    line += rf::passed_with_failed_checks(result) ? "  checked" : "  verified";
     if (!result.verification.checks.empty()) {
       const std::size_t count = result.verification.checks.size();
       line += fmt::format(" ({} check{})", count, count == 1 ? "" : "s");
@@ -77,7 +77,32 @@ std::string format_pair_line(const PairResult& result) {
       line += "  " + rf::format_roofline(*result.roofline, false);
     }
   }
+  if (rf::passed_with_failed_checks(result)) {
+    std::size_t failed = 0;
+    std::string first;
+    for (const CheckOutcome& check : result.verification.checks) {
+      if (!check.passed) {
+        first = first.empty() ? check.check + ": " + check.detail : first;
+        ++failed;
+      }
+    }
+    line += fmt::format("\n  warning: {} check{} failed, not enforced (--verify-phase detect): {}",
+                        failed, failed == 1 ? "" : "s", rf::single_line(first, kMaxReasonChars));
+    if (result.speedup) {
+      line += fmt::format("; unverified speedup {}, shown in no report",
+                          rf::format_speedup(*result.speedup));
+    }
+  }
   return line;
+}
+
+std::string format_check_lines(const Verification& verification) {
+  std::string lines;
+  for (const CheckOutcome& check : verification.checks) {
+    lines += fmt::format("    {} {}: {}\n", check.passed ? "ok  " : "FAIL", check.check,
+                         rf::single_line(check.detail, kMaxReasonChars));
+  }
+  return lines;
 }
 
 std::string render_text_summary(const RunResults& results) {
@@ -99,6 +124,9 @@ std::string render_text_summary(const RunResults& results) {
     std::string note;
     if (pair.status != PairStatus::passed) {
       note = outcome_with_log(pair, kMaxTableNoteChars);
+    } else if (rf::passed_with_failed_checks(pair)) {
+      note = rf::single_line("not enforced (detect): " + rf::format_verification(pair.verification),
+                             kMaxTableNoteChars);
     } else if (speedup_shown) {
       note = pair.speedup->verdict;
     } else if (!has_samples(pair.baseline) && !has_samples(pair.optimized)) {
@@ -148,7 +176,24 @@ std::string render_text_summary(const RunResults& results) {
   if (!results.complete) {
     text += " (interrupted: the results are partial)";
   }
-  return text + "\n";
+  text += "\n";
+  if (const std::string note = rf::verify_phase_note(results.verify_phase); !note.empty()) {
+    text += note + "\n";
+  }
+  const std::string expectations = rf::format_expectation_counts(results);
+  if (!expectations.empty()) {
+    text += "Expectations: " + expectations + "\n";
+    for (const PairResult& pair : results.pairs) {
+      if (pair.expectation && (pair.expectation->verdict == "regression" ||
+                               pair.expectation->verdict == "improvement")) {
+        text +=
+            fmt::format("  {} {}  {} (recorded: {})\n",
+                        pair.expectation->verdict == "regression" ? "REGRESSION" : "IMPROVEMENT",
+                        pair.target, pair.expectation->detail, pair.expectation->recorded);
+      }
+    }
+  }
+  return text;
 }
 
 }  // namespace aisp

@@ -11,6 +11,7 @@
 #include "aisp/check.hpp"
 #include "measure/bootstrap.hpp"
 #include "measure/l2_flusher.hpp"
+#include "measure/nvtx_ranges.hpp"
 #include "measure/roofline.hpp"
 #include "measure/statistics.hpp"
 #include "measure/stopping_criterion.hpp"
@@ -164,6 +165,36 @@ void check_timing_integrity(PairResult& result, double launch_overhead_ms) {
   }
 }
 
+// Whether verification got as far as comparing the outputs (both variants declared the same
+// harness-owned outputs): only then may a pair with a failed check still be timed.
+bool outputs_were_compared(const Verification& verification) {
+  return std::any_of(verification.checks.begin(), verification.checks.end(),
+                     [](const CheckOutcome& c) { return c.check == "within_tolerance"; });
+}
+
+// What a failed check does to the pair, by phase (docs/integrity.md): gate fails it and drops
+// its speedup; quarantine marks it quarantined (reports show no speedup, the orchestrator
+// records it in quarantine.json); detect leaves it passed, the failed checks listed in its
+// verification for the reports to warn about.
+void enforce_failed_checks(PairResult& result, VerifyPhase phase, std::string_view what) {
+  const std::string failure = std::string(what) + first_failure(result.verification);
+  switch (phase) {
+  case VerifyPhase::gate:
+    result.status = PairStatus::failed;
+    result.reason = failure;
+    result.speedup.reset();
+    return;
+  case VerifyPhase::quarantine:
+    result.status = PairStatus::quarantined;
+    result.reason = "quarantined (--verify-phase quarantine): " + failure;
+    return;
+  case VerifyPhase::detect:
+    result.status = PairStatus::passed;
+    result.reason.clear();
+    return;
+  }
+}
+
 }  // namespace
 
 void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, bool verify_only,
@@ -200,13 +231,24 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
   result.verification =
       verify_pair(pair.baseline->factory, pair.optimized->factory, options, &signature);
   result.signature = signature.entries();
-  if (!result.verification.passed) {
-    result.status = PairStatus::failed;
-    result.reason = "verification failed: " + first_failure(result.verification);
-    return;
+  const bool verified = result.verification.passed;
+  if (!verified) {
+    enforce_failed_checks(result, settings.verify_phase, "verification failed: ");
+    if (result.status == PairStatus::failed) {
+      return;
+    }
+    if (!outputs_were_compared(result.verification)) {
+      // Nothing to time against: even detect cannot measure a pair whose outputs do not match up.
+      if (settings.verify_phase == VerifyPhase::detect) {
+        result.status = PairStatus::failed;
+        result.reason = "verification failed: " + first_failure(result.verification);
+      }
+      result.reason += "; not timed: its outputs could not be compared";
+      return;
+    }
   }
   if (verify_only) {
-    result.status = PairStatus::passed;
+    if (verified) result.status = PairStatus::passed;
     return;
   }
 
@@ -219,8 +261,10 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
   std::unique_ptr<L2Flusher> flusher;
   if (gpu) flusher = std::make_unique<L2Flusher>(0, stream.get());
   const double launch_overhead_ms = gpu ? calibrate_launch_overhead_ms(*flusher, stream.get()) : 0;
-  VariantTimer baseline(pair.baseline->factory, options, flusher.get());
-  VariantTimer optimized(pair.optimized->factory, options, flusher.get());
+  VariantTimer baseline(pair.baseline->factory, options, flusher.get(),
+                        nvtx_label(pair.target, pair.baseline->stem));
+  VariantTimer optimized(pair.optimized->factory, options, flusher.get(),
+                         nvtx_label(pair.target, pair.optimized->stem));
   baseline.prepare(settings);
   optimized.prepare(settings);
 
@@ -240,17 +284,21 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
     hosts.push_back(s.host_ms);
     stop.add((host ? s.host_ms : s.event_ms) * 1e-3);
   };
-  // Interleaved, alternating which goes first, so drift (clocks, temperature) hits both alike.
-  for (std::size_t round = 0;; ++round) {
+  // Interleaved, alternating which goes first, so drift (clocks, temperature) hits both alike
+  // while both sample. A variant stops sampling once its own criterion is met: a 5 ms baseline
+  // need not take the 1000 samples a 0.5 ms optimized variant needs to reach its time minimum.
+  bool baseline_done = false, optimized_done = false;
+  for (std::size_t round = 0; !(baseline_done && optimized_done); ++round) {
     if (round % 2 == 0) {
-      take(baseline, baseline_stop, b_event, b_host);
-      take(optimized, optimized_stop, o_event, o_host);
+      if (!baseline_done) take(baseline, baseline_stop, b_event, b_host);
+      if (!optimized_done) take(optimized, optimized_stop, o_event, o_host);
     } else {
-      take(optimized, optimized_stop, o_event, o_host);
-      take(baseline, baseline_stop, b_event, b_host);
+      if (!optimized_done) take(optimized, optimized_stop, o_event, o_host);
+      if (!baseline_done) take(baseline, baseline_stop, b_event, b_host);
     }
     const double t = wall();
-    if (baseline_stop.should_stop(t) && optimized_stop.should_stop(t)) break;
+    baseline_done = baseline_done || baseline_stop.should_stop(t);
+    optimized_done = optimized_done || optimized_stop.should_stop(t);
   }
   const double wall_s = wall();
   if (gpu) result.gpu_after = nvml.read_state(bus);
@@ -273,9 +321,9 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
       std::all_of(result.verification.checks.begin(), result.verification.checks.end(),
                   [](const CheckOutcome& c) { return c.passed; });
   if (!result.verification.passed) {
-    result.status = PairStatus::failed;
-    result.reason = "integrity check failed during timing: " + first_failure(result.verification);
-    result.speedup.reset();
+    enforce_failed_checks(result, settings.verify_phase,
+                          verified ? "integrity check failed during timing: "
+                                   : "verification failed: ");
     return;
   }
   result.status = PairStatus::passed;

@@ -67,6 +67,10 @@ void RunDirectory::append_result(const PairResult& result) {
   jsonl_.flush();
 }
 
+void RunDirectory::write_quarantine(const QuarantineFile& quarantine) {
+  write_json_atomically(path_ / "quarantine.json", quarantine_to_json(quarantine));
+}
+
 void RunDirectory::write_snapshot(const RunResults& results) {
   write_json_atomically(path_ / "results.json", to_json(results));
   write_file_atomically(path_ / "summary.md", render_markdown_summary(results, manifest_));

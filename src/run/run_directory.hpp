@@ -1,6 +1,7 @@
 // artifacts/runs/<run-id>/: the manifest, the results as they arrive (results.jsonl), and after
 // every pair a complete results.json, summary.md and results.csv, so an interrupted run still
-// leaves valid files. Per-pair worker logs under logs/.
+// leaves valid files. quarantine.json from the start, rewritten as each quarantined pair finishes.
+// Per-pair worker logs under logs/.
 #pragma once
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aisp/result.hpp"
+#include "report/quarantine.hpp"
 
 namespace aisp {
 
@@ -25,6 +27,8 @@ class RunDirectory {
   void write_manifest(const nlohmann::json& manifest);
   void append_result(const PairResult& result);
   void write_snapshot(const RunResults& results);
+  // quarantine.json, replaced atomically.
+  void write_quarantine(const QuarantineFile& quarantine);
 
  private:
   std::filesystem::path path_;

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/results_json.hpp"
+
 namespace aisp {
 namespace {
 
@@ -33,6 +35,10 @@ template <typename T> std::optional<T> parse_number(const std::string& text) {
   return value;
 }
 
+// A setting whose value is one of a few names (the verification phase), not a number.
+template <typename T>
+constexpr bool kIsNamedSetting = std::is_same_v<std::remove_cv_t<T>, VerifyPhase>;
+
 template <typename T> std::string number_text(T value) {
   char buffer[64];
   const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
@@ -40,9 +46,19 @@ template <typename T> std::string number_text(T value) {
 }
 
 // The value of a setting as a double, for range checks.
-double numeric_value(const MeasurementSettings& settings, const RunSettingDescriptor& descriptor) {
-  return std::visit([&](auto member) { return static_cast<double>(settings.*member); },
-                    descriptor.member);
+// nullopt for a setting of names, which has no numeric range.
+std::optional<double> numeric_value(const MeasurementSettings& settings,
+                                    const RunSettingDescriptor& descriptor) {
+  return std::visit(
+      [&](auto member) -> std::optional<double> {
+        using Value = std::remove_reference_t<decltype(settings.*member)>;
+        if constexpr (kIsNamedSetting<Value>) {
+          return std::nullopt;
+        } else {
+          return static_cast<double>(settings.*member);
+        }
+      },
+      descriptor.member);
 }
 
 std::string range_problem(const RunSettingDescriptor& descriptor, const std::string& text) {
@@ -53,8 +69,8 @@ std::string range_problem(const RunSettingDescriptor& descriptor, const std::str
 std::vector<std::string> range_problems(const MeasurementSettings& settings) {
   std::vector<std::string> problems;
   for (const RunSettingDescriptor& descriptor : run_setting_descriptors()) {
-    const double value = numeric_value(settings, descriptor);
-    if (!std::isfinite(value) || !descriptor.range.contains(value)) {
+    const std::optional<double> value = numeric_value(settings, descriptor);
+    if (value && (!std::isfinite(*value) || !descriptor.range.contains(*value))) {
       problems.push_back(range_problem(descriptor, run_setting_value_text(settings, descriptor)));
     }
   }
@@ -110,6 +126,11 @@ const std::vector<RunSettingDescriptor>& run_setting_descriptors() {
        &S::confidence, open_interval(0, 1), false},
       {"--seed", "seed", "", "an unsigned 64-bit integer",
        "seed every variant fills its inputs from (ctx.seed())", &S::seed, at_least(0), true},
+      {"--verify-phase", "verify_phase", "", "one of detect, quarantine, gate",
+       "how a failed verification or integrity check is enforced: gate fails the pair; "
+       "quarantine still times it but reports no speedup, records it in quarantine.json and "
+       "exits 1; detect only reports it (for developing a pair, never for published numbers)",
+       &S::verify_phase, RunSettingRange{}, true},
   };
   return descriptors;
 }
@@ -120,27 +141,45 @@ std::optional<std::string> apply_run_setting(MeasurementSettings& settings,
   return std::visit(
       [&](auto member) -> std::optional<std::string> {
         using Value = std::remove_reference_t<decltype(settings.*member)>;
-        const std::optional<Value> value = parse_number<Value>(text);
-        if (!value) {
-          return range_problem(descriptor, text);
-        }
-        if constexpr (std::is_floating_point_v<Value>) {
-          if (!std::isfinite(*value)) {
+        if constexpr (kIsNamedSetting<Value>) {
+          const std::optional<VerifyPhase> phase = parse_verify_phase(text);
+          if (!phase) {
             return range_problem(descriptor, text);
           }
+          settings.*member = *phase;
+          return std::nullopt;
+        } else {
+          const std::optional<Value> value = parse_number<Value>(text);
+          if (!value) {
+            return range_problem(descriptor, text);
+          }
+          if constexpr (std::is_floating_point_v<Value>) {
+            if (!std::isfinite(*value)) {
+              return range_problem(descriptor, text);
+            }
+          }
+          if (!descriptor.range.contains(static_cast<double>(*value))) {
+            return range_problem(descriptor, text);
+          }
+          settings.*member = *value;
+          return std::nullopt;
         }
-        if (!descriptor.range.contains(static_cast<double>(*value))) {
-          return range_problem(descriptor, text);
-        }
-        settings.*member = *value;
-        return std::nullopt;
       },
       descriptor.member);
 }
 
 std::string run_setting_value_text(const MeasurementSettings& settings,
                                    const RunSettingDescriptor& descriptor) {
-  return std::visit([&](auto member) { return number_text(settings.*member); }, descriptor.member);
+  return std::visit(
+      [&](auto member) {
+        using Value = std::remove_reference_t<decltype(settings.*member)>;
+        if constexpr (kIsNamedSetting<Value>) {
+          return std::string(verify_phase_name(settings.*member));
+        } else {
+          return number_text(settings.*member);
+        }
+      },
+      descriptor.member);
 }
 
 std::vector<std::string> validate_measurement_settings(const MeasurementSettings& settings,
@@ -168,7 +207,16 @@ std::vector<std::string> validate_measurement_settings(const MeasurementSettings
 nlohmann::json measurement_settings_to_json(const MeasurementSettings& settings) {
   nlohmann::json json = nlohmann::json::object();
   for (const RunSettingDescriptor& descriptor : run_setting_descriptors()) {
-    std::visit([&](auto member) { json[descriptor.field] = settings.*member; }, descriptor.member);
+    std::visit(
+        [&](auto member) {
+          using Value = std::remove_reference_t<decltype(settings.*member)>;
+          if constexpr (kIsNamedSetting<Value>) {
+            json[descriptor.field] = std::string(verify_phase_name(settings.*member));
+          } else {
+            json[descriptor.field] = settings.*member;
+          }
+        },
+        descriptor.member);
   }
   return json;
 }
@@ -191,7 +239,14 @@ MeasurementSettings measurement_settings_from_json(const nlohmann::json& json) {
           using Value = std::remove_reference_t<decltype(settings.*member)>;
           const nlohmann::json& value = *found;
           bool fits = false;
-          if constexpr (std::is_floating_point_v<Value>) {
+          if constexpr (kIsNamedSetting<Value>) {
+            const std::optional<VerifyPhase> phase =
+                value.is_string() ? parse_verify_phase(value.get<std::string>()) : std::nullopt;
+            if (phase) {
+              settings.*member = *phase;
+              return;
+            }
+          } else if constexpr (std::is_floating_point_v<Value>) {
             fits = value.is_number();
           } else if constexpr (std::is_signed_v<Value>) {
             fits = value.is_number_integer() &&
@@ -208,7 +263,9 @@ MeasurementSettings measurement_settings_from_json(const nlohmann::json& json) {
                                         "' is " + value.dump() + ": it must be " +
                                         descriptor.allowed);
           }
-          settings.*member = value.template get<Value>();
+          if constexpr (!kIsNamedSetting<Value>) {
+            settings.*member = value.template get<Value>();
+          }
         },
         descriptor.member);
   }

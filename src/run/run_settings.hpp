@@ -14,6 +14,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "aisp/result.hpp"
+#include "profile/profile_set.hpp"
+
 namespace aisp {
 
 enum class OutputFormat { text, json };
@@ -30,16 +33,20 @@ struct MeasurementSettings {
   int bootstrap_resamples = 2000;
   double confidence = 0.95;
   std::uint64_t seed = 20261121;
+  VerifyPhase verify_phase = VerifyPhase::gate;  // how a failed check is enforced
 
   bool operator==(const MeasurementSettings& other) const = default;
 };
 
-// Where a setting lives in MeasurementSettings; the member's type is the setting's type.
-using RunSettingMember = std::variant<int MeasurementSettings::*, double MeasurementSettings::*,
-                                      std::uint64_t MeasurementSettings::*>;
+// Where a setting lives in MeasurementSettings; the member's type is the setting's type. A
+// VerifyPhase setting takes one of the phase names, not a number.
+using RunSettingMember =
+    std::variant<int MeasurementSettings::*, double MeasurementSettings::*,
+                 std::uint64_t MeasurementSettings::*, VerifyPhase MeasurementSettings::*>;
 
 // The values a setting accepts, low..high with each end open or closed. Integer settings also
-// require a whole number; the seed accepts any unsigned 64-bit integer.
+// require a whole number; the seed accepts any unsigned 64-bit integer. Unused by a setting of
+// names (the verification phase): its names are its range.
 struct RunSettingRange {
   double low = -std::numeric_limits<double>::infinity();
   bool low_inclusive = true;
@@ -101,6 +108,14 @@ struct RunRequest {
   OutputFormat format = OutputFormat::text;
   bool verify_only = false;  // `bench verify`: checks, no timing
   bool update_expectations = false;  // write expectations/<hardware key>.json from verified pairs
+  // Expectations (docs/reports.md): with update_expectations, also record into files whose other
+  // entries come from another GPU or commit / from a source tree with uncommitted changes.
+  bool allow_mixed_provenance = false;
+  bool allow_dirty = false;
+  bool fail_on_regression = false;              // exit 1 when a pair regressed against them
+  std::optional<double> expectation_threshold;  // unset: kDefaultExpectationThreshold
+  std::filesystem::path chapters_dir;  // DIR/<chapter folder>/expectations/; empty: the pair's own
+  ProfileSet profile = ProfileSet::none;  // --profile: an Nsight Compute pass after each pair
   std::string command_line;
 };
 

@@ -13,9 +13,13 @@
 #include <fstream>
 #include <map>
 #include <iostream>
+#include <set>
 #include <nlohmann/json.hpp>
 
+#include "profile/pair_profiler.hpp"
 #include "report/expectations.hpp"
+#include "report/profile_format.hpp"
+#include "report/quarantine.hpp"
 #include "report/results_json.hpp"
 #include "report/text_summary.hpp"
 #include "run/run_directory.hpp"
@@ -139,28 +143,105 @@ nlohmann::json make_manifest(const RunRequest& request, const SystemInfo& system
   manifest["seed"] = request.measurement.seed;
   manifest["settings"] = measurement_settings_to_json(request.measurement);
   manifest["verify_only"] = request.verify_only;
+  manifest["profile"] = std::string(profile_flag_name(request.profile));
   nlohmann::json targets = nlohmann::json::array();
   for (const auto& p : pairs) targets.push_back(p.target);
   manifest["targets"] = targets;
   return manifest;
 }
 
-// Writes expectations for the verified pairs of this run; the chapter folders come from the
-// variants' source paths.
-void write_expectations(const RunResults& results, const std::vector<PairInfo>& pairs,
-                        const SystemInfo& system, std::FILE* out) {
+// Where each chapter of the run keeps its expectations: --chapters-dir/<chapter folder>, else the
+// folder of the variants' sources.
+std::map<std::string, std::filesystem::path> expectation_dirs(const RunRequest& request,
+                                                              const std::vector<PairInfo>& pairs) {
   std::map<std::string, std::filesystem::path> chapter_dirs;
   for (const auto& p : pairs)
-    chapter_dirs[p.chapter] = std::filesystem::path(p.baseline->source_path).parent_path();
+    chapter_dirs[p.chapter] =
+        request.chapters_dir.empty()
+            ? std::filesystem::path(p.baseline->source_path).parent_path()
+            : request.chapters_dir / p.baseline->folder;
+  return chapter_dirs;
+}
+
+// The provenance entries recorded by this run carry. An unknown commit counts as dirty: it does not
+// identify the code either.
+ExpectationProvenance run_provenance(const RunResults& results, const SystemInfo& system) {
   ExpectationProvenance provenance;
   provenance.gpu = system.gpus.empty() ? "none" : system.gpus.front().name;
   provenance.git_commit = system.git_commit.empty() ? "unknown" : system.git_commit;
-  if (system.git_dirty) provenance.git_commit += "-dirty";
+  provenance.source_dirty = system.git_dirty || system.git_commit.empty();
   provenance.date = results.started_at.substr(0, 10);
   provenance.run_id = results.run_id;
-  const int written = update_expectations(results, chapter_dirs, hardware_key(system), provenance);
-  fmt::print(out, "expectations: {} entr{} written for hardware '{}'\n", written,
-             written == 1 ? "y" : "ies", hardware_key(system));
+  return provenance;
+}
+
+ExpectationUpdateOptions update_options(const RunRequest& request) {
+  ExpectationUpdateOptions options;
+  options.allow_mixed_provenance = request.allow_mixed_provenance;
+  options.allow_dirty = request.allow_dirty;
+  return options;
+}
+
+// Before measuring: would recording every selected pair be refused? Saves an hour of measuring
+// whose expectations could not be written. Returns the exit code to stop with, or 0 to go on.
+int precheck_expectations_update(const RunRequest& request, const std::vector<PairInfo>& pairs,
+                                 const RunResults& results, const SystemInfo& system) {
+  std::map<std::string, std::set<std::string>> targets_by_chapter;
+  for (const auto& p : pairs) targets_by_chapter[p.chapter].insert(p.target);
+  try {
+    check_expectations_update(targets_by_chapter, expectation_dirs(request, pairs),
+                              hardware_key(system), run_provenance(results, system),
+                              update_options(request));
+  } catch (const ExpectationsRefused& refused) {
+    fmt::print(stderr, "error: {}\nNothing was measured.\n", refused.what());
+    return 2;
+  } catch (const std::runtime_error& error) {  // a damaged expectations file
+    fmt::print(stderr, "error: {}\nNothing was measured.\n", error.what());
+    return 1;
+  }
+  return 0;
+}
+
+// Attaches to every pair its verdict against the expectations files of the run's chapters for the
+// run's hardware key. Returns false, attaching nothing, when the run's chapters have no such file
+// (nothing to compare with). A damaged file throws std::runtime_error naming it.
+bool compare_with_committed_expectations(RunResults& results, const RunRequest& request,
+                                         const std::vector<PairInfo>& pairs,
+                                         const std::string& key) {
+  std::map<std::string, ExpectationEntry> entries;
+  bool any_file = false;
+  for (const auto& [chapter, dir] : expectation_dirs(request, pairs)) {
+    const std::filesystem::path file = expectations_file(dir, key);
+    std::error_code error;
+    if (!std::filesystem::exists(file, error)) continue;
+    any_file = true;
+    const auto loaded = load_expectations(file);
+    entries.insert(loaded.begin(), loaded.end());
+  }
+  if (!any_file) return false;
+  const std::vector<ExpectationCheck> checks = compare_with_expectations(
+      results, entries, key, request.expectation_threshold.value_or(kDefaultExpectationThreshold));
+  for (std::size_t i = 0; i < checks.size(); ++i) results.pairs[i].expectation = checks[i];
+  return true;
+}
+
+// Writes expectations for the verified pairs of this run. Returns false when they were refused
+// (mixed provenance, a dirty tree): nothing is written then, and the message says why.
+bool write_expectations(const RunRequest& request, const RunResults& results,
+                        const std::vector<PairInfo>& pairs, const SystemInfo& system,
+                        std::FILE* out) {
+  try {
+    const int written =
+        update_expectations(results, expectation_dirs(request, pairs), hardware_key(system),
+                            run_provenance(results, system), update_options(request));
+    fmt::print(out, "expectations: {} entr{} written for hardware '{}'\n", written,
+               written == 1 ? "y" : "ies", hardware_key(system));
+    return true;
+  } catch (const ExpectationsRefused& refused) {
+    fmt::print(stderr, "error: {}\nexpectations: nothing written; the run's results are kept\n",
+               refused.what());
+    return false;
+  }
 }
 
 }  // namespace
@@ -170,9 +251,22 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   RunResults results;
   results.run_id = make_run_id();
   results.started_at = utc_now_iso8601();
+  results.verify_phase = request.measurement.verify_phase;
+  if (request.update_expectations && !request.verify_only) {
+    if (const int refused = precheck_expectations_update(request, pairs, results, system))
+      return refused;
+  }
   RunDirectory directory(request.artifacts_dir, results.run_id);
   directory.write_manifest(make_manifest(request, system, results.run_id, pairs));
   directory.write_snapshot(results);
+  // Written now, empty, and again as each quarantined pair finishes: a crash later loses none.
+  QuarantineFile quarantine;
+  quarantine.run_id = results.run_id;
+  quarantine.verify_phase = results.verify_phase;
+  directory.write_quarantine(quarantine);
+  const std::string commit = system.git_commit.empty()
+                                 ? std::string("unknown")
+                                 : system.git_commit + (system.git_dirty ? "-dirty" : "");
 
   std::FILE* out = request.format == OutputFormat::json ? stderr : stdout;
   fmt::print(out, "aisp: {} pair(s) on {}; results in {}\n", pairs.size(),
@@ -188,6 +282,9 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   const std::string self = self_executable(argv0);
   const std::string settings = measurement_settings_to_json(request.measurement).dump();
   const auto peaks = std::filesystem::absolute(request.artifacts_dir / "peaks");
+  // --profile: an Nsight Compute pass per pair after its timed measurement (docs/profiling.md).
+  const PairProfiler profiler(request.profile, self, request.measurement);
+  if (profiler.enabled()) fmt::print(out, "aisp: {}\n", profiler.describe());
 
   for (std::size_t i = 0; i < pairs.size() && !g_interrupted.load(); ++i) {
     const PairInfo& pair = pairs[i];
@@ -206,7 +303,19 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
                             : result_without_report(pair, outcome, launch.log_file,
                                                     request.measurement.pair_timeout_s);
     result.log_file = directory.log_name(pair.target);
+    if (profiler.enabled() && !g_interrupted.load())
+      result.profile = profiler.profile(pair, result, directory, g_interrupted,
+                                        [&](const std::string& phase) { progress.show(phase); });
     progress.finish(result);
+    if (result.profile)
+      fmt::print(out, "      {} {}\n", result.target,
+                 profile_format::format_profile_line(*result.profile));
+    if (request.verify_only) fmt::print(out, "{}", format_check_lines(result.verification));
+    if (belongs_in_quarantine(result, results.verify_phase)) {
+      quarantine.entries.push_back(make_quarantine_entry(
+          result, results.verify_phase, results.run_id, commit, utc_now_iso8601()));
+      directory.write_quarantine(quarantine);
+    }
     results.pairs.push_back(std::move(result));
     directory.append_result(results.pairs.back());
     directory.write_snapshot(results);
@@ -215,11 +324,28 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   const bool interrupted = g_interrupted.load();
   results.complete = !interrupted;
   results.finished_at = utc_now_iso8601();
+  bool expectations_compared = false;
+  std::string expectations_error;
+  if (!request.verify_only) {
+    try {
+      expectations_compared =
+          compare_with_committed_expectations(results, request, pairs, hardware_key(system));
+    } catch (const std::runtime_error& error) {  // a damaged expectations file: keep the run
+      expectations_error = error.what();
+      fmt::print(stderr, "warning: not compared with expectations: {}\n", expectations_error);
+    }
+  }
   directory.write_snapshot(results);
 
-  if (request.update_expectations && !interrupted) write_expectations(results, pairs, system, out);
+  bool expectations_refused = false;
+  if (request.update_expectations && !interrupted)
+    expectations_refused = !write_expectations(request, results, pairs, system, out);
   fmt::print(out, "\n{}\n", render_text_summary(results));
   fmt::print(out, "results: {}\n", directory.path().string());
+  if (!quarantine.entries.empty())
+    fmt::print(out, "quarantine: {} pair(s) in {}; `{} bench quarantine-report {}` says why\n",
+               quarantine.entries.size(), (directory.path() / "quarantine.json").string(),
+               std::filesystem::path(argv0).filename().string(), directory.path().string());
   if (request.format == OutputFormat::json) std::cout << to_json(results).dump(2) << std::endl;
 
   if (interrupted) {
@@ -229,6 +355,25 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   }
   for (const auto& r : results.pairs)
     if (r.status != PairStatus::passed && r.status != PairStatus::skipped) return 1;
+  if (expectations_refused) return 2;
+  if (request.fail_on_regression) {
+    std::size_t regressions = 0;
+    for (const auto& r : results.pairs)
+      if (r.expectation && r.expectation->verdict == "regression") ++regressions;
+    if (regressions > 0) {
+      fmt::print(stderr, "aisp: {} pair(s) regressed against the expectations for '{}'; exit 1 "
+                 "(--fail-on-regression)\n", regressions, hardware_key(system));
+      return 1;
+    }
+    if (!expectations_error.empty()) {
+      fmt::print(stderr, "aisp: the expectations could not be read; exit 1 "
+                 "(--fail-on-regression)\n");
+      return 1;
+    }
+    if (!expectations_compared)
+      fmt::print(stderr, "note: --fail-on-regression: no expectations file for '{}' in the run's "
+                 "chapters, nothing to compare with\n", hardware_key(system));
+  }
   return 0;
 }
 

@@ -55,7 +55,7 @@ template <class Fn> void with_element_reader(DType dtype, const unsigned char* b
 
 }  // namespace
 
-std::size_t count_unwritten(DType dtype, const std::vector<unsigned char>& bytes) {
+std::size_t count_unwritten(DType dtype, std::span<const unsigned char> bytes) {
   const std::size_t width = dtype_size(dtype);
   const unsigned char poison = dtype_is_floating(dtype) ? kFloatPoisonByte : kIntegerPoisonByte;
   const std::size_t count = bytes.size() / width;
@@ -74,7 +74,7 @@ std::size_t count_unwritten(DType dtype, const std::vector<unsigned char>& bytes
       [](std::size_t a, std::size_t b) { return a + b; });
 }
 
-std::size_t count_non_finite(DType dtype, const std::vector<unsigned char>& bytes) {
+std::size_t count_non_finite(DType dtype, std::span<const unsigned char> bytes) {
   if (!dtype_is_floating(dtype)) return 0;
   const std::size_t count = bytes.size() / dtype_size(dtype);
   std::size_t total = 0;
@@ -91,11 +91,15 @@ std::size_t count_non_finite(DType dtype, const std::vector<unsigned char>& byte
   return total;
 }
 
-ToleranceReport compare_within_tolerance(DType dtype, const std::vector<unsigned char>& expected,
-                                         const std::vector<unsigned char>& actual,
+ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned char> expected,
+                                         std::span<const unsigned char> actual,
                                          const Tolerance& tolerance) {
   const std::size_t count = expected.size() / dtype_size(dtype);
   ToleranceReport report;
+  if (actual.size() != expected.size()) {
+    report.mismatches = count;
+    return report;  // different sizes never compare equal (and are never read past their end)
+  }
   with_element_reader(dtype, expected.data(), [&](auto read_expected) {
     with_element_reader(dtype, actual.data(), [&](auto read_actual) {
       report = parallel_chunks<ToleranceReport>(

@@ -3,8 +3,8 @@
 // otherwise. The numbers in each outcome's detail are the ones compared.
 #pragma once
 
+#include <span>
 #include <string>
-#include <vector>
 
 #include "aisp/benchmark.hpp"
 #include "aisp/result.hpp"
@@ -12,10 +12,10 @@
 namespace aisp {
 
 // Elements still holding the poison pattern written before the verification run.
-std::size_t count_unwritten(DType dtype, const std::vector<unsigned char>& bytes);
+std::size_t count_unwritten(DType dtype, std::span<const unsigned char> bytes);
 
 // NaN and Inf elements (always 0 for integer dtypes).
-std::size_t count_non_finite(DType dtype, const std::vector<unsigned char>& bytes);
+std::size_t count_non_finite(DType dtype, std::span<const unsigned char> bytes);
 
 struct ToleranceReport {
   bool passed = false;
@@ -25,8 +25,8 @@ struct ToleranceReport {
   double first_expected = 0, first_actual = 0;
 };
 
-ToleranceReport compare_within_tolerance(DType dtype, const std::vector<unsigned char>& expected,
-                                         const std::vector<unsigned char>& actual,
+ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned char> expected,
+                                         std::span<const unsigned char> actual,
                                          const Tolerance& tolerance);
 
 std::string describe(const ToleranceReport& report, const Tolerance& tolerance,

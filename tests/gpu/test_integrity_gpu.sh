@@ -17,6 +17,7 @@ expect = {
     "ch93:alloc_in_run": "no_allocation_in_run",
     "ch93:math_mode": "policies_unchanged",
     "ch93:overstated_workload": "within_roofline",
+    "ch93:precision_downgrade": "precision_preserved",
 }
 bad = 0
 for target, needle in expect.items():

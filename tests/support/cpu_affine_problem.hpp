@@ -21,6 +21,11 @@ struct CpuAffineProblem : Benchmark {
     ctx.fill_uniform(x, -1.0, 1.0);
   }
   std::vector<Tensor> outputs() const override { return {y}; }
+  ReferenceFunction reference() const override {
+    return [](const HostInputs& in, std::size_t, std::size_t i) {
+      return 2.0 * static_cast<double>(in.f32("x")[i]) + 1.0;
+    };
+  }
   Workload workload() const override {
     Workload w;
     w.bytes = 2.0 * kCount * sizeof(float);

@@ -101,9 +101,10 @@ TEST(Expectations, UpdateMergesWithTheEntriesAlreadyThere) {
                  recordable_pair("ch07", "coalesced_copy", 5, 6)};
   EXPECT_EQ(update_expectations(first, {{"ch07", ch07}}, "h200", kProvenance), 2);
 
+  // A later run of the same commit on the same GPU: one provenance, no refusal.
   RunResults second;
   second.pairs = {recordable_pair("ch07", "transpose_padded", 4, 4.5)};
-  const ExpectationProvenance later{"NVIDIA H200", "5d6e7f8", "2026-11-22", "run-2"};
+  const ExpectationProvenance later{"NVIDIA H200", "1a2b3c4", "2026-11-22", "run-2"};
   EXPECT_EQ(update_expectations(second, {{"ch07", ch07}}, "h200", later), 1);
 
   const auto entries = load_expectations(expectations_file(ch07, "h200"));
@@ -111,8 +112,164 @@ TEST(Expectations, UpdateMergesWithTheEntriesAlreadyThere) {
   EXPECT_EQ(entries.at("ch07:coalesced_copy").speedup_ci_low, 5);
   EXPECT_EQ(entries.at("ch07:coalesced_copy").run_id, "run-1");
   EXPECT_EQ(entries.at("ch07:transpose_padded").speedup_ci_low, 4);
-  EXPECT_EQ(entries.at("ch07:transpose_padded").git_commit, "5d6e7f8");
+  EXPECT_EQ(entries.at("ch07:transpose_padded").run_id, "run-2");
   EXPECT_EQ(entries.at("ch07:transpose_padded").date, "2026-11-22");
+}
+
+// The message of the ExpectationsRefused that `update` throws.
+template <class Update>
+std::string refusal_of(Update update) {
+  try {
+    update();
+  } catch (const ExpectationsRefused& refused) {
+    return refused.what();
+  }
+  ADD_FAILURE() << "expected ExpectationsRefused";
+  return {};
+}
+
+TEST(Expectations, AnUpdateThatWouldMixCommitsIsRefusedUnlessAllowed) {
+  const ScopedTempDir dir("expectations_mixed_commit");
+  const std::filesystem::path ch07 = dir.path() / "ch07_memory_access";
+  const std::filesystem::path file = expectations_file(ch07, "h200");
+  RunResults first;
+  first.pairs = {recordable_pair("ch07", "transpose_padded", 2, 3),
+                 recordable_pair("ch07", "coalesced_copy", 5, 6)};
+  update_expectations(first, {{"ch07", ch07}}, "h200", kProvenance);
+  const std::string before = read_file(file);
+
+  RunResults partial;
+  partial.pairs = {recordable_pair("ch07", "transpose_padded", 4, 4.5)};
+  const ExpectationProvenance new_commit{"NVIDIA H200", "5d6e7f8", "2026-11-22", "run-2"};
+  const std::string message = refusal_of([&] {
+    update_expectations(partial, {{"ch07", ch07}}, "h200", new_commit);
+  });
+  EXPECT_NE(message.find(file.string()), std::string::npos) << message;
+  EXPECT_NE(message.find("1 entry this run does not re-record (ch07:coalesced_copy) was recorded "
+                         "on NVIDIA H200 at commit 1a2b3c4, this run is on NVIDIA H200 at commit "
+                         "5d6e7f8"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("(-t ch07)"), std::string::npos) << message;
+  EXPECT_NE(message.find("--allow-mixed-provenance"), std::string::npos) << message;
+  EXPECT_EQ(read_file(file), before);  // nothing written
+
+  ExpectationUpdateOptions allow;
+  allow.allow_mixed_provenance = true;
+  EXPECT_EQ(update_expectations(partial, {{"ch07", ch07}}, "h200", new_commit, allow), 1);
+  const auto entries = load_expectations(file);
+  EXPECT_EQ(entries.at("ch07:transpose_padded").git_commit, "5d6e7f8");
+  EXPECT_EQ(entries.at("ch07:coalesced_copy").git_commit, "1a2b3c4");
+}
+
+TEST(Expectations, AnUpdateThatWouldMixGpusIsRefused) {
+  const ScopedTempDir dir("expectations_mixed_gpu");
+  const std::filesystem::path ch07 = dir.path() / "ch07";
+  RunResults first;
+  first.pairs = {recordable_pair("ch07", "a", 2, 3), recordable_pair("ch07", "b", 2, 3)};
+  update_expectations(first, {{"ch07", ch07}}, "h200", kProvenance);
+
+  RunResults partial;
+  partial.pairs = {recordable_pair("ch07", "a", 2, 3)};
+  const ExpectationProvenance other_gpu{"NVIDIA H200 NVL", "1a2b3c4", "2026-11-22", "run-2"};
+  const std::string message = refusal_of([&] {
+    update_expectations(partial, {{"ch07", ch07}}, "h200", other_gpu);
+  });
+  EXPECT_NE(message.find("recorded on NVIDIA H200 at commit 1a2b3c4, this run is on NVIDIA H200 "
+                         "NVL at commit 1a2b3c4"),
+            std::string::npos)
+      << message;
+}
+
+TEST(Expectations, ReRecordingEveryEntryOfAFileIsNeverMixed) {
+  const ScopedTempDir dir("expectations_whole_file");
+  const std::filesystem::path ch07 = dir.path() / "ch07";
+  RunResults run;
+  run.pairs = {recordable_pair("ch07", "a", 2, 3), recordable_pair("ch07", "b", 2, 3)};
+  update_expectations(run, {{"ch07", ch07}}, "h200", kProvenance);
+  const ExpectationProvenance elsewhere{"NVIDIA H100 80GB HBM3", "5d6e7f8", "2026-11-23", "run-3"};
+  EXPECT_EQ(update_expectations(run, {{"ch07", ch07}}, "h200", elsewhere), 2);
+  for (const auto& [target, entry] : load_expectations(expectations_file(ch07, "h200"))) {
+    EXPECT_EQ(entry.gpu, "NVIDIA H100 80GB HBM3") << target;
+  }
+  // The check before a run takes the selected targets; covering the file is enough.
+  EXPECT_NO_THROW(check_expectations_update({{"ch07", {"ch07:a", "ch07:b"}}}, {{"ch07", ch07}},
+                                            "h200", kProvenance, {}));
+  EXPECT_THROW(
+      check_expectations_update({{"ch07", {"ch07:a"}}}, {{"ch07", ch07}}, "h200", kProvenance, {}),
+      ExpectationsRefused);
+}
+
+TEST(Expectations, AShortAndAFullHashOfOneCommitAreOneProvenance) {
+  const ScopedTempDir dir("expectations_short_hash");
+  const std::filesystem::path ch07 = dir.path() / "ch07";
+  RunResults run;
+  run.pairs = {recordable_pair("ch07", "a", 2, 3), recordable_pair("ch07", "b", 2, 3)};
+  const ExpectationProvenance full{"NVIDIA H200", "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b",
+                                   "2026-11-21", "run-1"};
+  update_expectations(run, {{"ch07", ch07}}, "h200", full);
+  run.pairs.pop_back();
+  EXPECT_EQ(update_expectations(run, {{"ch07", ch07}}, "h200", kProvenance), 1);
+  // Seven characters is the shortest prefix that counts.
+  const ExpectationProvenance too_short{"NVIDIA H200", "1a2b3c", "2026-11-21", "run-2"};
+  EXPECT_THROW(update_expectations(run, {{"ch07", ch07}}, "h200", too_short), ExpectationsRefused);
+}
+
+TEST(Expectations, ADirtySourceIsRefusedUnlessAllowedAndThenRecordedAsDirty) {
+  const ScopedTempDir dir("expectations_dirty");
+  const std::filesystem::path ch07 = dir.path() / "ch07";
+  RunResults run;
+  run.pairs = {recordable_pair("ch07", "a", 2, 3), recordable_pair("ch07", "b", 2, 3)};
+  ExpectationProvenance dirty = kProvenance;
+  dirty.source_dirty = true;
+  std::string message = refusal_of([&] {
+    update_expectations(run, {{"ch07", ch07}}, "h200", dirty);
+  });
+  EXPECT_NE(message.find("the source tree at commit 1a2b3c4 has uncommitted changes"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("pass --allow-dirty to record the commit as \"1a2b3c4-dirty\""),
+            std::string::npos)
+      << message;
+  EXPECT_FALSE(std::filesystem::exists(expectations_file(ch07, "h200")));
+
+  ExpectationUpdateOptions allow;
+  allow.allow_dirty = true;
+  EXPECT_EQ(update_expectations(run, {{"ch07", ch07}}, "h200", dirty, allow), 2);
+  EXPECT_EQ(load_expectations(expectations_file(ch07, "h200")).at("ch07:a").git_commit,
+            "1a2b3c4-dirty");
+  // A dirty commit names no code: another dirty run of the same commit is another provenance.
+  run.pairs.pop_back();
+  EXPECT_THROW(update_expectations(run, {{"ch07", ch07}}, "h200", dirty, allow),
+               ExpectationsRefused);
+
+  ExpectationProvenance unknown = kProvenance;
+  unknown.git_commit = "unknown";
+  unknown.source_dirty = true;
+  message = refusal_of([&] { update_expectations(run, {{"ch07", ch07}}, "h200", unknown); });
+  EXPECT_NE(message.find("the git commit of the measured source is unknown"), std::string::npos)
+      << message;
+  EXPECT_EQ(recorded_commit(unknown), "unknown");
+}
+
+TEST(Expectations, OnlyPassedVerifiedPairsAreRecordedEvenWhenAllowed) {
+  const ScopedTempDir dir("expectations_only_passed");
+  const std::filesystem::path ch07 = dir.path() / "ch07";
+  RunResults run;
+  PairResult failed = recordable_pair("ch07", "failed", 2, 3);
+  failed.status = PairStatus::failed;
+  PairResult unverified = recordable_pair("ch07", "unverified", 2, 3);
+  unverified.verification.passed = false;
+  PairResult timed_out = recordable_pair("ch07", "timed_out", 2, 3);
+  timed_out.status = PairStatus::timed_out;
+  PairResult no_samples = recordable_pair("ch07", "no_samples", 2, 3);
+  no_samples.optimized->stats.count = 0;
+  run.pairs = {failed, unverified, timed_out, no_samples};
+  ExpectationUpdateOptions allow_all;
+  allow_all.allow_dirty = true;
+  allow_all.allow_mixed_provenance = true;
+  EXPECT_EQ(update_expectations(run, {{"ch07", ch07}}, "h200", kProvenance, allow_all), 0);
+  EXPECT_FALSE(std::filesystem::exists(expectations_file(ch07, "h200")));
 }
 
 TEST(Expectations, RecordingTheSameRunTwiceLeavesTheFileUnchanged) {
@@ -240,43 +397,82 @@ ExpectationEntry expected_interval(double low, double high) {
   return entry;
 }
 
+// Recorded: 3.20× [3.15, 3.30]. With the 5% threshold a regression needs the run's interval to end
+// under 3.15 / 1.05 = 3.00, an improvement to start over 3.30 × 1.05 = 3.465.
 TEST(Expectations, ComparisonRule) {
+  ExpectationEntry recorded = expected_interval(3.15, 3.30);
+  recorded.speedup = 3.2;
   const std::map<std::string, ExpectationEntry> expectations{
-      {"ch07:slower", expected_interval(3.05, 3.20)},
-      {"ch07:faster", expected_interval(3.05, 3.20)},
-      {"ch07:touching_above", expected_interval(3.05, 3.20)},
-      {"ch07:touching_below", expected_interval(3.05, 3.20)},
-      {"ch07:overlapping", expected_interval(3.05, 3.20)},
-      {"ch07:failed", expected_interval(3.05, 3.20)},
+      {"ch07:regression", recorded},  {"ch07:below_within_threshold", recorded},
+      {"ch07:improvement", recorded}, {"ch07:above_within_threshold", recorded},
+      {"ch07:overlapping", recorded}, {"ch07:failed", recorded},
+      {"ch07:unverified", recorded},  {"ch07:not_timed", recorded},
   };
   RunResults results;
-  results.pairs = {recordable_pair("ch07", "slower", 2.5, 3.0),
-                   recordable_pair("ch07", "faster", 3.3, 3.5),
-                   recordable_pair("ch07", "touching_above", 3.2, 3.4),
-                   recordable_pair("ch07", "touching_below", 2.9, 3.05),
-                   recordable_pair("ch07", "overlapping", 3.0, 3.1),
+  results.pairs = {recordable_pair("ch07", "regression", 2.5, 2.9),
+                   recordable_pair("ch07", "below_within_threshold", 2.9, 3.1),
+                   recordable_pair("ch07", "improvement", 3.5, 3.7),
+                   recordable_pair("ch07", "above_within_threshold", 3.4, 3.6),
+                   recordable_pair("ch07", "overlapping", 3.0, 3.2),
                    recordable_pair("ch07", "new_pair", 1.9, 2.1),
-                   recordable_pair("ch07", "failed", 1.0, 1.1)};
-  results.pairs.back().status = PairStatus::failed;
+                   recordable_pair("ch07", "failed", 1.0, 1.1),
+                   recordable_pair("ch07", "unverified", 1.0, 1.1),
+                   recordable_pair("ch07", "not_timed", 1.0, 1.1)};
+  results.pairs[6].status = PairStatus::failed;
+  results.pairs[7].verification.passed = false;
+  results.pairs[8].speedup.reset();
 
-  const std::vector<ExpectationComparison> comparisons =
-      compare_with_expectations(results, expectations);
-  ASSERT_EQ(comparisons.size(), 6U);  // the failed pair is reported by its status, not compared
-  const std::vector<std::pair<std::string, std::string>> expected_verdicts{
-      {"ch07:slower", "regression"},
-      {"ch07:faster", "improvement"},
-      {"ch07:touching_above", "within expectation"},
-      {"ch07:touching_below", "within expectation"},
-      {"ch07:overlapping", "within expectation"},
-      {"ch07:new_pair", "no expectation"},
-  };
-  for (std::size_t i = 0; i < expected_verdicts.size(); ++i) {
-    EXPECT_EQ(comparisons[i].target, expected_verdicts[i].first);
-    EXPECT_EQ(comparisons[i].verdict, expected_verdicts[i].second) << comparisons[i].target;
+  const std::vector<ExpectationCheck> checks =
+      compare_with_expectations(results, expectations, "h200");
+  ASSERT_EQ(checks.size(), results.pairs.size());  // one verdict per pair, in order
+  const std::vector<std::string> verdicts{"regression",   "as_expected",  "improvement",
+                                          "as_expected",  "as_expected",  "no_expectation",
+                                          "not_compared", "not_compared", "not_compared"};
+  for (std::size_t i = 0; i < verdicts.size(); ++i) {
+    EXPECT_EQ(checks[i].verdict, verdicts[i]) << results.pairs[i].target;
+    EXPECT_EQ(checks[i].hardware_key, "h200");
+    EXPECT_EQ(checks[i].threshold, kDefaultExpectationThreshold);
+    // The recorded numbers travel with the verdict only when there was something to compare.
+    const bool compared = i < 5;
+    EXPECT_EQ(checks[i].expected_speedup.has_value(), compared) << results.pairs[i].target;
+    EXPECT_EQ(checks[i].recorded.empty(), !compared) << results.pairs[i].target;
   }
-  EXPECT_EQ(comparisons[0].detail,
-            "measured 2.75× [2.50, 3.00], entirely below the expected 3.12× [3.05, 3.20] "
-            "(recorded on NVIDIA H200 by run run-1 on 2026-11-21, commit 1a2b3c4)");
+  EXPECT_EQ(checks[0].expected_ci_low, 3.15);
+  EXPECT_EQ(checks[0].expected_ci_high, 3.30);
+  EXPECT_EQ(checks[0].detail, "measured 2.70× [2.50, 2.90], below the expected 3.20× [3.15, "
+                              "3.30] by more than 5% (the interval ends under 3.00×)");
+  EXPECT_EQ(checks[0].recorded, "NVIDIA H200, commit 1a2b3c4, 2026-11-21, run run-1");
+  EXPECT_EQ(checks[6].detail, "the pair's status is failed: no speedup to compare");
+  EXPECT_NE(checks[7].detail.find("quarantined"), std::string::npos) << checks[7].detail;
+
+  // Threshold 0: the intervals alone decide; 2.9–3.1 now lies wholly below 3.15.
+  const std::vector<ExpectationCheck> strict =
+      compare_with_expectations(results, expectations, "h200", 0);
+  EXPECT_EQ(strict[1].verdict, "regression");
+  EXPECT_EQ(strict[3].verdict, "improvement");
+  EXPECT_EQ(strict[4].verdict, "as_expected");
+}
+
+TEST(Expectations, AbsoluteTimesAreANoteNeverTheVerdict) {
+  // Both variants 30% slower than recorded, the speedup unchanged: as expected, with a note.
+  ExpectationEntry entry = expected_interval(4.15, 4.27);
+  entry.baseline_ms = 0.41234567 / 1.3;
+  entry.optimized_ms = 0.098123456 / 1.3;
+  const PairResult pair = recordable_pair("ch07", "transpose_padded", 4.15, 4.27);
+  const ExpectationCheck check = check_against_expectation(pair, &entry, "h200");
+  EXPECT_EQ(check.verdict, "as_expected");
+  EXPECT_EQ(check.expected_baseline_ms, entry.baseline_ms);
+  EXPECT_NE(check.detail.find("baseline +30% (412 µs vs 317 µs), optimized +30% (98.1 µs vs "
+                              "75.5 µs); both variants are slower than recorded"),
+            std::string::npos)
+      << check.detail;
+
+  // Within the threshold: the medians are stated, no warning.
+  entry.baseline_ms = 0.41234567 * 1.01;
+  entry.optimized_ms = 0.098123456;
+  const ExpectationCheck steady = check_against_expectation(pair, &entry, "h200");
+  EXPECT_EQ(steady.detail.find("both variants"), std::string::npos) << steady.detail;
+  EXPECT_NE(steady.detail.find("optimized +0.0%"), std::string::npos) << steady.detail;
 }
 
 }  // namespace

@@ -304,5 +304,29 @@ TEST(HtmlReport, RendersTheH200FixtureRun) {
   EXPECT_NE(html.find("120 stored"), std::string::npos);  // the fixture's trimmed samples
 }
 
+TEST(HtmlReport, MarksARegressionAgainstTheExpectations) {
+  RunResults run = sample_run();
+  ExpectationCheck regression;
+  regression.verdict = "regression";
+  regression.hardware_key = "h200";
+  regression.threshold = 0.05;
+  regression.expected_speedup = 20;
+  regression.recorded = "NVIDIA H200, commit a3c7892717b5, 2026-11-22, run r0";
+  regression.detail = "measured 11.06× [10.84, 11.28], below the expected <20×>";
+  run.pairs[0].expectation = regression;
+  ExpectationCheck as_expected = regression;
+  as_expected.verdict = "as_expected";
+  as_expected.detail = "measured 2.51×, expected 2.52×";
+  run.pairs[1].expectation = as_expected;
+  const std::string html = render_html_report(run, sample_manifest(), {});
+  EXPECT_EQ(count_of(html, "below expectation (h200)"), 1u);
+  EXPECT_EQ(count_of(html, "above expectation"), 0u);
+  EXPECT_NE(html.find("below the expected &lt;20×&gt;"), std::string::npos);  // escaped
+  EXPECT_NE(html.find("<th>Expectation (h200)</th>"), std::string::npos);
+  EXPECT_NE(html.find(">as_expected</span>"), std::string::npos);
+  // Without comparisons (older results), nothing about expectations appears.
+  EXPECT_EQ(render_sample().find("Expectation"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace aisp

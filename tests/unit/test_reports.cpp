@@ -365,5 +365,56 @@ TEST(ReportFormat, Verification) {
   EXPECT_EQ(format_verification(verification), "failed: outputs_written, within_tolerance");
 }
 
+// small_run() with its pairs compared: a regression, one as expected, two not compared.
+RunResults compared_run() {
+  RunResults results = small_run();
+  ExpectationCheck regression;
+  regression.verdict = "regression";
+  regression.hardware_key = "h200";
+  regression.threshold = 0.05;
+  regression.expected_speedup = 6;
+  regression.recorded = "NVIDIA H200, commit a3c7892717b5, 2026-11-22, run r0";
+  regression.detail = "measured 4.20× [4.15, 4.27], below the expected 6.00× [5.90, 6.10] by more "
+                      "than 5% (the interval ends under 5.62×)";
+  results.pairs[0].expectation = regression;
+  ExpectationCheck as_expected = regression;
+  as_expected.verdict = "as_expected";
+  results.pairs[1].expectation = as_expected;
+  ExpectationCheck not_compared;
+  not_compared.verdict = "not_compared";
+  not_compared.hardware_key = "h200";
+  not_compared.threshold = 0.05;
+  results.pairs[2].expectation = not_compared;
+  results.pairs[3].expectation = not_compared;
+  return results;
+}
+
+TEST(TextSummary, ListsRegressionsAgainstTheExpectations) {
+  const std::string text = render_text_summary(compared_run());
+  EXPECT_NE(text.find("\n4 pairs: 2 passed, 1 failed, 1 skipped\nExpectations: compared with the "
+                      "expectations for h200 (5% threshold): 1 regression, 1 as expected, 2 not "
+                      "compared\n  REGRESSION ch07:transpose_padded  measured 4.20× [4.15, 4.27], "
+                      "below the expected 6.00× [5.90, 6.10] by more than 5% (the interval ends "
+                      "under 5.62×) (recorded: NVIDIA H200, commit a3c7892717b5, 2026-11-22, run "
+                      "r0)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(report_format::format_expectation_counts(small_run()), "");
+  EXPECT_EQ(render_text_summary(small_run()).find("Expectations"), std::string::npos);
+}
+
+TEST(MarkdownSummary, HasAnExpectationsSectionWhenThePairsWereCompared) {
+  const std::string text = render_markdown_summary(compared_run(), kManifest);
+  EXPECT_NE(text.find("\n## Expectations\n\nCompared with the expectations for h200 (5% "
+                      "threshold): 1 regression, 1 as expected, 2 not compared.\n\n- "
+                      "**ch07:transpose_padded** regression: measured 4.20× [4.15, 4.27], below "
+                      "the expected 6.00×"),
+            std::string::npos)
+      << text;
+  EXPECT_LT(text.find("## Expectations"), text.find("## Failures and skips"));
+  EXPECT_EQ(render_markdown_summary(small_run(), kManifest).find("## Expectations"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace aisp

@@ -108,6 +108,18 @@ PairResult full_pair_result() {
   result.gpu_after = full_gpu_state(1755);
   result.wall_seconds = 12.345;
   result.log_file = "logs/ch07_transpose_padded.log";
+  ExpectationCheck expectation;
+  expectation.verdict = "regression";
+  expectation.hardware_key = "h200";
+  expectation.threshold = 0.05;
+  expectation.expected_speedup = 5.123456789;
+  expectation.expected_ci_low = 5.0123;
+  expectation.expected_ci_high = 5.2987;
+  expectation.expected_baseline_ms = 0.4123;
+  expectation.expected_optimized_ms = 0.08047;
+  expectation.recorded = "NVIDIA H200, commit a3c7892717b5, 2026-11-22, run r0";
+  expectation.detail = "measured 4.20× [4.15, 4.27], below the expected \"5.12×\"";
+  result.expectation = expectation;
   return result;
 }
 
@@ -236,6 +248,21 @@ void expect_same(const PairResult& actual, const PairResult& expected) {
   expect_same(actual.gpu_after, expected.gpu_after);
   EXPECT_EQ(actual.wall_seconds, expected.wall_seconds);
   EXPECT_EQ(actual.log_file, expected.log_file);
+  ASSERT_EQ(actual.expectation.has_value(), expected.expectation.has_value());
+  if (expected.expectation) {
+    EXPECT_EQ(actual.expectation->verdict, expected.expectation->verdict);
+    EXPECT_EQ(actual.expectation->hardware_key, expected.expectation->hardware_key);
+    EXPECT_EQ(actual.expectation->threshold, expected.expectation->threshold);
+    EXPECT_EQ(actual.expectation->expected_speedup, expected.expectation->expected_speedup);
+    EXPECT_EQ(actual.expectation->expected_ci_low, expected.expectation->expected_ci_low);
+    EXPECT_EQ(actual.expectation->expected_ci_high, expected.expectation->expected_ci_high);
+    EXPECT_EQ(actual.expectation->expected_baseline_ms,
+              expected.expectation->expected_baseline_ms);
+    EXPECT_EQ(actual.expectation->expected_optimized_ms,
+              expected.expectation->expected_optimized_ms);
+    EXPECT_EQ(actual.expectation->recorded, expected.expectation->recorded);
+    EXPECT_EQ(actual.expectation->detail, expected.expectation->detail);
+  }
 }
 
 void expect_same(const RunResults& actual, const RunResults& expected) {
@@ -278,13 +305,31 @@ TEST(ResultsJson, RoundTripThroughFile) {
 TEST(ResultsJson, UnsetOptionalsAreAbsentAndStayUnset) {
   const PairResult original = skipped_pair_result();
   const json value = to_json(original);
-  for (const char* key : {"baseline", "optimized", "speedup", "roofline", "baseline_roofline"}) {
+  for (const char* key :
+       {"baseline", "optimized", "speedup", "roofline", "baseline_roofline", "expectation"}) {
     EXPECT_FALSE(value.contains(key)) << key;
   }
   for (const char* key : {"sm_clock_mhz", "memory_clock_mhz", "power_w", "temperature_c"}) {
     EXPECT_FALSE(value["gpu_before"].contains(key)) << key;
   }
   expect_same(pair_result_from_json(json::parse(value.dump())), original);
+}
+
+TEST(ResultsJson, AnExpectationWithoutRecordedNumbersLeavesThemOut) {
+  PairResult result = skipped_pair_result();
+  ExpectationCheck check;
+  check.verdict = "not_compared";
+  check.hardware_key = "h200";
+  check.threshold = 0.05;
+  check.detail = "the pair's status is skipped: no speedup to compare";
+  result.expectation = check;
+  const json value = to_json(result);
+  EXPECT_EQ(value["expectation"]["verdict"], "not_compared");
+  for (const char* key : {"expected_speedup", "expected_ci_low", "expected_ci_high",
+                          "expected_baseline_ms", "expected_optimized_ms"}) {
+    EXPECT_FALSE(value["expectation"].contains(key)) << key;
+  }
+  expect_same(pair_result_from_json(json::parse(value.dump())), result);
 }
 
 TEST(ResultsJson, FieldsUseSnakeCaseNamesAndMirrorTheStructs) {
@@ -345,7 +390,7 @@ TEST(ResultsJson, UnknownEnumNameListsTheKnownNames) {
   value["status"] = "pased";
   EXPECT_EQ(format_error_of([&] { pair_result_from_json(value); }),
             "status: expected one of passed, failed, skipped, timed_out, crashed, interrupted, "
-            "got a string \"pased\"");
+            "quarantined, got a string \"pased\"");
   value = to_json(full_pair_result());
   value["optimized"]["method"] = "events";
   EXPECT_EQ(format_error_of([&] { pair_result_from_json(value); }),
@@ -402,8 +447,12 @@ TEST(ResultsJson, OtherSchemaVersionsAreRefused) {
   value["schema_version"] = kResultsSchemaVersion + 1;
   value["pairs"] = "a layout this build does not know";
   const std::string message = format_error_of([&] { run_results_from_json(value); });
-  EXPECT_NE(message.find("schema_version 2 is not supported"), std::string::npos) << message;
-  EXPECT_NE(message.find("reads results schema version 1 only"), std::string::npos) << message;
+  EXPECT_NE(message.find("schema_version 3 is not supported"), std::string::npos) << message;
+  EXPECT_NE(message.find("reads results schema versions 1 to 2"), std::string::npos) << message;
+  value["schema_version"] = 0;
+  EXPECT_NE(format_error_of([&] { run_results_from_json(value); })
+                .find("schema_version 0 is not supported"),
+            std::string::npos);
 
   value.erase("schema_version");
   EXPECT_EQ(

@@ -1,0 +1,70 @@
+// The Nsight Compute pass of `bench run --profile ncu|deep` (docs/profiling.md). After a pair's
+// timed measurement, which stays unprofiled, the orchestrator runs each variant once more in a
+// worker under ncu: setup, kProfileWarmupRuns untimed calls, then kProfileSamples samples, with
+// only the kernels inside those samples' NVTX ranges profiled. The metrics are attached to the
+// pair's result; a profile that cannot be taken is recorded as skipped or failed with the reason
+// and never changes the pair's status or the run's exit code.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "aisp/result.hpp"
+#include "core/pair_catalog.hpp"
+#include "profile/ncu_command.hpp"
+#include "profile/profile_set.hpp"
+#include "run/run_directory.hpp"
+#include "run/run_settings.hpp"
+
+namespace aisp {
+
+inline constexpr int kProfileWarmupRuns = 1;
+inline constexpr int kProfileSamples = 3;
+// ncu stops profiling after this many kernels per variant (--launch-count), so a variant of a
+// thousand launches per run does not take an hour of replays.
+inline constexpr int kProfileLaunchLimit = 500;
+
+// The settings the profiled worker gets: the run's, with kProfileWarmupRuns warm-up calls,
+// exactly kProfileSamples samples, and every sample one call (no graph replay of many calls).
+MeasurementSettings profile_pass_settings(const MeasurementSettings& measurement);
+
+class PairProfiler {
+ public:
+  // `self_executable` is this binary (the worker); `measurement` the run's settings (its
+  // --timeout bounds each ncu invocation).
+  PairProfiler(ProfileSet set, std::string self_executable, const MeasurementSettings& measurement);
+
+  bool enabled() const { return set_ != ProfileSet::none; }
+  // For the start of a run: "profile: Nsight Compute /usr/local/cuda/bin/ncu, set minimal, ..."
+  // or why every pair's profile will be skipped.
+  std::string describe() const;
+
+  // The profile of `pair`, whose measured result is `measured`. Writes the reports under
+  // <run>/profiles/ and ncu's output under <run>/logs/. `on_phase` gets progress ("ncu baseline:
+  // warmup"); `interrupt` stops the pass (the profile is then recorded as failed).
+  PairProfile profile(const PairInfo& pair, const PairResult& measured,
+                      const RunDirectory& directory, const std::atomic<bool>& interrupt,
+                      const std::function<void(const std::string&)>& on_phase) const;
+
+ private:
+  VariantProfile profile_variant(const PairInfo& pair, const std::string& role,
+                                 const std::string& stem, const RunDirectory& directory,
+                                 const std::atomic<bool>& interrupt,
+                                 const std::function<void(const std::string&)>& on_phase) const;
+
+  ProfileSet set_;
+  std::string self_;
+  double timeout_s_;
+  std::string worker_settings_json_;
+  NcuLocation ncu_;
+};
+
+// The hidden `__worker --profile-variant baseline|optimized` mode that ncu runs: one variant,
+// no verification, kProfileWarmupRuns warm-up calls and settings.fixed_samples samples inside
+// NVTX ranges named after the target and variant. Reports a PairResult whose `baseline` or
+// `optimized` holds those (profiler-perturbed, never reported) samples.
+int run_profile_worker(const std::string& target, const MeasurementSettings& settings,
+                       const std::string& role, int out_fd);
+
+}  // namespace aisp

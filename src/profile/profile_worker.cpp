@@ -1,0 +1,119 @@
+// The worker Nsight Compute runs for one variant (`__worker --profile-variant`): the timed
+// region exactly as the measurement runs it (same setup, L2 flush per sample, NVTX ranges), with
+// no verification and a fixed handful of samples. Its timings are perturbed by the profiler's
+// replays and are never reported as measurements.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "aisp/check.hpp"
+#include "core/pair_catalog.hpp"
+#include "core/variant_registry.hpp"
+#include "measure/l2_flusher.hpp"
+#include "measure/nvtx_ranges.hpp"
+#include "measure/statistics.hpp"
+#include "measure/variant_timer.hpp"
+#include "profile/pair_profiler.hpp"
+#include "run/device_snapshot.hpp"
+#include "run/worker_channel.hpp"
+
+namespace aisp {
+namespace {
+
+class ProfileStream {
+ public:
+  ProfileStream() { AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~ProfileStream() { cudaStreamDestroy(stream_); }
+  ProfileStream(const ProfileStream&) = delete;
+  ProfileStream& operator=(const ProfileStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+void profile_variant_samples(const std::string& target, const VariantInfo& variant,
+                             const MeasurementSettings& settings, const WorkerChannel& channel,
+                             std::optional<VariantMeasurement>& slot, PairResult& result) {
+  Requirements requirements = variant.factory()->requirements();
+  if (requirements.cpu_only) {
+    result.status = PairStatus::skipped;
+    result.reason = "CPU-only variant: Nsight Compute profiles GPU kernels only";
+    return;
+  }
+  requirements.min_gpus = std::max(requirements.min_gpus, 1);
+  if (auto reason = unmet_requirement(requirements, probe_device(0))) {
+    result.status = PairStatus::skipped;
+    result.reason = *reason;
+    return;
+  }
+  const ProfileStream stream;
+  ContextOptions options;
+  options.device = 0;
+  options.stream = stream.get();
+  options.seed = settings.seed;
+  L2Flusher flusher(0, stream.get());
+  VariantTimer timer(variant.factory, options, &flusher, nvtx_label(target, variant.stem));
+  channel.phase("warmup");
+  timer.prepare(settings);
+  channel.phase("profiled samples");
+  std::vector<double> event_ms, host_ms;
+  for (int i = 0; i < std::max(settings.fixed_samples, 1); ++i) {
+    const TimedSample sample = timer.sample();
+    event_ms.push_back(sample.event_ms);
+    host_ms.push_back(sample.host_ms);
+  }
+  VariantMeasurement measurement;
+  measurement.variant = variant.stem;
+  measurement.method = timer.method();
+  measurement.runs_per_sample = timer.runs_per_sample();
+  measurement.rotating_sets =
+      timer.method() == TimingMethod::graph_replay ? timer.rotating_sets() : 1;
+  measurement.host_stats = summarize(host_ms);
+  measurement.stats = summarize(event_ms);
+  measurement.event_ms = std::move(event_ms);
+  measurement.host_ms = std::move(host_ms);
+  measurement.stop_reason = fmt::format("profile pass: {} samples under Nsight Compute (not a "
+                                        "measurement)",
+                                        measurement.stats.count);
+  slot = std::move(measurement);
+  result.status = PairStatus::passed;
+}
+
+}  // namespace
+
+int run_profile_worker(const std::string& target, const MeasurementSettings& settings,
+                       const std::string& role, int out_fd) {
+  const WorkerChannel channel(out_fd);
+  PairResult result;
+  result.target = target;
+  const auto catalog = build_pair_catalog(registered_variants(), nullptr);
+  const auto found = std::find_if(catalog.begin(), catalog.end(),
+                                  [&](const PairInfo& p) { return p.target == target; });
+  if (found == catalog.end()) {
+    result.status = PairStatus::failed;
+    result.reason = fmt::format("worker: no pair '{}' in this binary", target);
+    channel.result(result);
+    return 2;
+  }
+  result.chapter = found->chapter;
+  result.pair = found->pair;
+  result.baseline_variant = found->baseline->stem;
+  result.optimized_variant = found->optimized->stem;
+  const bool baseline = role == "baseline";
+  try {
+    profile_variant_samples(target, baseline ? *found->baseline : *found->optimized, settings,
+                            channel, baseline ? result.baseline : result.optimized, result);
+  } catch (const CudaError& e) {
+    result.status = PairStatus::failed;
+    result.reason = fmt::format("CUDA error: {}", e.what());
+  } catch (const std::exception& e) {
+    result.status = PairStatus::failed;
+    result.reason = fmt::format("error: {}", e.what());
+  }
+  channel.result(result);
+  return 0;
+}
+
+}  // namespace aisp

@@ -1,0 +1,23 @@
+// The JSON form of a pair's Nsight Compute profile (PairResult::profile), as results.json and
+// results.jsonl hold it under "profile"; docs/results-schema.md documents every field.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "aisp/result.hpp"
+#include "report/json_fields.hpp"
+
+namespace aisp {
+
+// Inverse of profile_status_name; nullopt for an unknown name.
+std::optional<ProfileStatus> parse_profile_status(std::string_view name);
+
+nlohmann::json profile_to_json(const PairProfile& profile);
+
+// Throws json_fields::JsonFieldError naming the JSON path of a missing or mistyped field.
+PairProfile profile_from_fields(const json_fields::ObjectFields& fields);
+
+}  // namespace aisp
