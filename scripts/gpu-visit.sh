@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/visit-out}
-work=$PWD/visit-work
+work=${AISP_VISIT_WORK:-$PWD/visit-work}  # the device tool keeps only what lands under $OUT
 mkdir -p "$OUT" "$work"
 stages=("${@:-all}")
 want() { for s in "${stages[@]}"; do [ "$s" = all ] || [ "$s" = "$1" ] && return 0; done; return 1; }
@@ -49,14 +49,15 @@ if want bench; then
     echo "run -t $chapter: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
   done
   grep -hE "^(PASS|FAIL|SKIP|CRASH|TIME)" "$work"/run-ch*.log | cut -c1-160
+  [ "${AISP_VISIT_PROFILE:-1}" = 1 ] || exit_profile=skip
   # Nsight Compute's metrics for the same chapters (docs/profiling.md): a run of its own, into its
   # own directory, so the timed runs above stay unprofiled and the crosscheck reads only them.
-  start=$(date +%s%N)
-  build-gpu/aisp bench run -t ch01 -t ch07 --profile ncu --artifacts-dir "$work/art-profile" \
+  [ -n "${exit_profile:-}" ] || { start=$(date +%s%N)
+  build-gpu/aisp bench run ${AISP_PROFILE_TARGETS:--t ch01 -t ch07} --profile ncu --artifacts-dir "$work/art-profile" \
     --min-time 0.1 --max-time 3 --timeout 300 >"$work/run-profile.log" 2>&1
   code=$?
   echo "run -t ch01 -t ch07 --profile ncu: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
-  grep -hE "^ +[^ ]+ profile \(" "$work/run-profile.log" | cut -c1-200
+  grep -hE "^ +[^ ]+ profile \(" "$work/run-profile.log" | cut -c1-200; }
 fi
 
 if want crosscheck; then

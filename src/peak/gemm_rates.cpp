@@ -78,7 +78,9 @@ using LtPreferenceOwner = CudaOwner<cublasLtMatmulPreference_t, destroy_lt_prefe
 struct GemmOperands {
   int n = 0;
   GemmTypes types;
-  DeviceMemory a, b, c;
+  DeviceMemory a, b;
+  DeviceMemory c;  // C: never read (beta 0) but must be valid, of D's type (bf16 for FP8 output)
+  DeviceMemory d;  // D, the output: a buffer of its own (FP8 kernels refuse D aliasing C)
   bool a_transposed = false;  // TN: A is stored n×n column-major and used as its transpose
 };
 
@@ -108,7 +110,7 @@ const char* status_text(cublasStatus_t status) { return cublasGetStatusString(st
 std::vector<double> time_lt_gemm(GemmPrecision precision, GemmOperands& operands,
                                  cudaStream_t stream, const RepetitionPlan& plan,
                                  std::string* tool) {
-  constexpr int kCandidates = 8;
+  constexpr int kCandidates = 16;
   const LtGemmRequest request = lt_request(precision);
   cublasLtHandle_t raw_handle = nullptr;
   AISP_CUBLAS_CHECK(cublasLtCreate(&raw_handle));
@@ -183,7 +185,7 @@ std::vector<double> time_lt_gemm(GemmPrecision precision, GemmOperands& operands
   const auto matmul = [&](const cublasLtMatmulAlgo_t& algo) {
     return cublasLtMatmul(handle.get(), desc.get(), &alpha, operands.a.get(), a_layout.get(),
                           operands.b.get(), b_layout.get(), &beta, operands.c.get(),
-                          c_layout.get(), operands.c.get(), d_layout.get(), &algo,
+                          c_layout.get(), operands.d.get(), d_layout.get(), &algo,
                           workspace.get(), kLtWorkspaceBytes, stream);
   };
 
@@ -259,7 +261,7 @@ void spot_check(const GemmOperands& operands, cudaStream_t stream) {
     const std::vector<double> b_column = read_strided(
         operands.b, operands.types.input, static_cast<std::size_t>(column) * size_n, 1, n, stream);
     const double got =
-        read_strided(operands.c, operands.types.output,
+        read_strided(operands.d, operands.types.output,
                      static_cast<std::size_t>(row) + static_cast<std::size_t>(column) * size_n, 1,
                      1, stream)
             .front();
@@ -297,44 +299,89 @@ std::optional<std::string> gemm_unsupported(GemmPrecision precision, const GpuUn
   return std::nullopt;
 }
 
+namespace {
+
+// Times one layout and checks its output; the rates and the tool string.
+struct LayoutResult {
+  std::vector<double> milliseconds;
+  std::string tool;
+};
+
+LayoutResult time_layout(GemmPrecision precision, GemmOperands& operands, bool a_transposed,
+                         cudaStream_t stream, const RepetitionPlan& plan) {
+  operands.a_transposed = a_transposed;
+  // All-ones bytes: a NaN in every output type, so an element the GEMM never wrote fails the check.
+  AISP_CUDA_CHECK(cudaMemsetAsync(operands.d.get(), 0xFF, operands.d.bytes(), stream));
+  LayoutResult result;
+  result.milliseconds = time_lt_gemm(precision, operands, stream, plan, &result.tool);
+  spot_check(operands, stream);
+  return result;
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0 : values[values.size() / 2];
+}
+
+}  // namespace
+
 PeakSamples measure_gemm_rate(GemmPrecision precision, int n, const RepetitionPlan& plan) {
   const GemmTypes types = gemm_types(precision);
   const std::size_t elements = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  const bool fp8 = precision == GemmPrecision::fp8_e4m3;
   CudaStream stream;
+  // C and D sized for the widest output tried (bf16 for FP8, whose FP8-output fallback still
+  // takes a bf16 C).
+  const std::size_t output_bytes = elements * dtype_size(types.output);
   GemmOperands operands{n,
                         types,
                         DeviceMemory(elements * dtype_size(types.input)),
                         DeviceMemory(elements * dtype_size(types.input)),
-                        DeviceMemory(elements * dtype_size(types.output)),
-                        precision == GemmPrecision::fp8_e4m3};
+                        DeviceMemory(output_bytes),
+                        DeviceMemory(output_bytes),
+                        fp8};
   detail::fill_uniform_device(types.input, operands.a.get(), elements,
                               detail::fill_key(1, kNameA, sizeof(kNameA) - 1), -1.0, 1.0,
                               stream.get());
   detail::fill_uniform_device(types.input, operands.b.get(), elements,
                               detail::fill_key(1, kNameB, sizeof(kNameB) - 1), -1.0, 1.0,
                               stream.get());
-  // All-ones bytes: a NaN in every output type, so an element the GEMM never wrote fails the check.
-  AISP_CUDA_CHECK(cudaMemsetAsync(operands.c.get(), 0xFF, operands.c.bytes(), stream.get()));
+  AISP_CUDA_CHECK(cudaMemsetAsync(operands.c.get(), 0, operands.c.bytes(), stream.get()));
 
   PeakSamples samples;
-  std::vector<double> milliseconds;
-  try {
-    milliseconds = time_lt_gemm(precision, operands, stream.get(), plan, &samples.tool);
-  } catch (const std::runtime_error& bf16_output_error) {
-    if (precision != GemmPrecision::fp8_e4m3) throw;
-    // Some cuBLASLt versions offer FP8 kernels only with an FP8 output: try that before giving
-    // up, and say why the bf16 output was not used.
-    operands.types.output = DType::fp8_e4m3;
-    operands.types.cuda_output = CUDA_R_8F_E4M3;
-    operands.types.output_rounding = 1.0 / 16;
-    AISP_CUDA_CHECK(cudaMemsetAsync(operands.c.get(), 0xFF, operands.c.bytes(), stream.get()));
-    milliseconds = time_lt_gemm(precision, operands, stream.get(), plan, &samples.tool);
-    samples.tool += fmt::format(" [bf16 output refused: {}]", bf16_output_error.what());
+  LayoutResult best;
+  if (fp8) {
+    // FP8 needs TN (A transposed). Some cuBLASLt versions offer FP8 kernels only with an FP8
+    // output: try that before giving up, and say why the bf16 output was not used.
+    try {
+      best = time_layout(precision, operands, true, stream.get(), plan);
+    } catch (const std::runtime_error& bf16_output_error) {
+      operands.types.output = DType::fp8_e4m3;
+      operands.types.cuda_output = CUDA_R_8F_E4M3;
+      operands.types.output_rounding = 1.0 / 16;
+      try {
+        best = time_layout(precision, operands, true, stream.get(), plan);
+      } catch (const std::runtime_error& fp8_output_error) {
+        throw std::runtime_error(fmt::format("with a bf16 output: {}; with an FP8 output: {}",
+                                             bf16_output_error.what(), fp8_output_error.what()));
+      }
+      best.tool += fmt::format(" [bf16 output refused: {}]", bf16_output_error.what());
+    }
+  } else {
+    // The ceiling is the best the library does: both layouts, the faster kept.
+    best = time_layout(precision, operands, false, stream.get(), plan);
+    LayoutResult tn = time_layout(precision, operands, true, stream.get(), plan);
+    const double nn_ms = median_of(best.milliseconds), tn_ms = median_of(tn.milliseconds);
+    const bool keep_tn = tn_ms < nn_ms;
+    if (keep_tn) best = std::move(tn);
+    best.tool += fmt::format(" [layout {} kept: median {:.3f} ms vs {:.3f} ms for {}]",
+                             keep_tn ? "TN" : "NN", std::min(nn_ms, tn_ms),
+                             std::max(nn_ms, tn_ms), keep_tn ? "NN" : "TN");
   }
-  spot_check(operands, stream.get());
+  samples.tool = best.tool;
   const double flops =
       2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-  samples.values = rates_per_second(flops / 1e12, milliseconds_to_seconds(milliseconds));
+  samples.values = rates_per_second(flops / 1e12, milliseconds_to_seconds(best.milliseconds));
   samples.method = fmt::format("{}³ {} GEMM, random inputs in [-1, 1], fp32 accumulate, beta 0, "
                                "2·n³ FLOPs, events around each call, 4 outputs checked against "
                                "float64",

@@ -20,10 +20,13 @@
 namespace aisp {
 
 inline constexpr int kProfileWarmupRuns = 1;
-inline constexpr int kProfileSamples = 3;
+// One profiled sample: every profiled kernel is replayed once per metric pass (device memory
+// saved and restored around each), so each sample costs seconds. On the H200, 3 samples and a
+// 500-launch cap made ch01:launch_graph alone take 5 minutes (ch07's pairs ~12 s each).
+inline constexpr int kProfileSamples = 1;
 // ncu stops profiling after this many kernels per variant (--launch-count), so a variant of a
-// thousand launches per run does not take an hour of replays.
-inline constexpr int kProfileLaunchLimit = 500;
+// thousand launches per run does not take minutes of replays; 64 still covers a 40-GEMM loop.
+inline constexpr int kProfileLaunchLimit = 64;
 
 // The settings the profiled worker gets: the run's, with kProfileWarmupRuns warm-up calls,
 // exactly kProfileSamples samples, and every sample one call (no graph replay of many calls).

@@ -615,7 +615,7 @@ PairProfile profile_with(const ScopedTempDir& dir, const std::string& behaviour)
               std::string::npos)
         << args;
     EXPECT_NE(args.find("--profile-variant\noptimized\n"), std::string::npos) << args;
-    EXPECT_NE(args.find("\"fixed_samples\":3"), std::string::npos) << args;
+    EXPECT_NE(args.find("\"fixed_samples\":" + std::to_string(kProfileSamples)), std::string::npos) << args;
   }
   return profile;
 }
