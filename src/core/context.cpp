@@ -151,8 +151,10 @@ const std::filesystem::path& Context::scratch_dir() {
   return state_->scratch;
 }
 
-void poison_tensor(const Tensor& t, cudaStream_t stream) {
-  const int byte = dtype_is_floating(t.dtype()) ? kFloatPoisonByte : kIntegerPoisonByte;
+void poison_tensor(const Tensor& t, cudaStream_t stream, bool alternate) {
+  const int byte = dtype_is_floating(t.dtype())
+                       ? kFloatPoisonByte
+                       : (alternate ? kIntegerPoisonAlternateByte : kIntegerPoisonByte);
   if (t.memory() == Memory::device || t.memory() == Memory::managed) {
     AISP_CUDA_CHECK(cudaMemsetAsync(t.data(), byte, t.bytes(), stream));
     AISP_CUDA_CHECK(cudaStreamSynchronize(stream));

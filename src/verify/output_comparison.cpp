@@ -74,6 +74,26 @@ std::size_t count_unwritten(DType dtype, std::span<const unsigned char> bytes) {
       [](std::size_t a, std::size_t b) { return a + b; });
 }
 
+std::size_t count_unwritten_integers(DType dtype, std::span<const unsigned char> bytes,
+                                     std::span<const unsigned char> alternate) {
+  const std::size_t width = dtype_size(dtype);
+  const std::size_t count = std::min(bytes.size(), alternate.size()) / width;
+  return parallel_chunks<std::size_t>(
+      count,
+      [&](std::size_t begin, std::size_t end) {
+        std::size_t unwritten = 0;
+        for (std::size_t i = begin; i < end; ++i) {
+          bool poisoned_in_both = true;
+          for (std::size_t b = 0; b < width && poisoned_in_both; ++b)
+            poisoned_in_both = bytes[i * width + b] == kIntegerPoisonByte &&
+                               alternate[i * width + b] == kIntegerPoisonAlternateByte;
+          unwritten += poisoned_in_both ? 1 : 0;
+        }
+        return unwritten;
+      },
+      [](std::size_t a, std::size_t b) { return a + b; });
+}
+
 std::size_t count_non_finite(DType dtype, std::span<const unsigned char> bytes) {
   if (!dtype_is_floating(dtype)) return 0;
   const std::size_t count = bytes.size() / dtype_size(dtype);

@@ -14,6 +14,12 @@ namespace aisp {
 // Elements still holding the poison pattern written before the verification run.
 std::size_t count_unwritten(DType dtype, std::span<const unsigned char> bytes);
 
+// Integer outputs: elements holding kIntegerPoisonByte in `bytes` and
+// kIntegerPoisonAlternateByte in `alternate` (the same variant, same inputs, run again under the
+// other poison). A written element is equal in both, so this count is exact for any values.
+std::size_t count_unwritten_integers(DType dtype, std::span<const unsigned char> bytes,
+                                     std::span<const unsigned char> alternate);
+
 // NaN and Inf elements (always 0 for integer dtypes).
 std::size_t count_non_finite(DType dtype, std::span<const unsigned char> bytes);
 

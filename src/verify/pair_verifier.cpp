@@ -131,10 +131,11 @@ class VerifiedVariant {
   }
 
   // Poison outputs, hash inputs, run once, then look at everything the run may have touched.
-  Observation run() {
+  // `alternate_poison`: integer outputs poisoned with the second pattern (count_unwritten_integers).
+  Observation run(bool alternate_poison = false) {
     Observation seen;
     for (const auto& out : outputs)
-      poison_tensor(out, options_.stream);
+      poison_tensor(out, options_.stream, alternate_poison);
     const auto in = inputs();
     std::vector<std::uint64_t> before;
     for (const auto& t : in)
@@ -502,12 +503,26 @@ Verification verify_pair(const BenchmarkFactory& baseline_factory,
   check_run(v, "baseline", b1, false, options.device >= 0);
   check_run(v, "optimized", o1, false, options.device >= 0);
 
+  // Integer outputs: each variant once more, same inputs, under the other poison pattern.
+  const bool integer_outputs = std::any_of(bo.begin(), bo.end(), [](const Tensor& t) {
+    return !dtype_is_floating(t.dtype());
+  });
+  Observation b1_alternate, o1_alternate;
+  if (integer_outputs) {
+    b1_alternate = baseline->run(true);
+    o1_alternate = optimized->run(true);
+  }
+
   std::vector<Tolerance> tolerances;
   for (std::size_t i = 0; i < bo.size(); ++i) {
     const Tensor& meta = bo[i];
     for (const auto* seen : {&b1, &o1}) {
       const char* who = seen == &b1 ? "baseline" : "optimized";
-      const std::size_t unwritten = count_unwritten(meta.dtype(), seen->outputs[i]);
+      const Observation& alternate = seen == &b1 ? b1_alternate : o1_alternate;
+      const std::size_t unwritten =
+          dtype_is_floating(meta.dtype())
+              ? count_unwritten(meta.dtype(), seen->outputs[i])
+              : count_unwritten_integers(meta.dtype(), seen->outputs[i], alternate.outputs[i]);
       add(v, "outputs_written", unwritten == 0,
           fmt::format("{} {}: {} of {} elements unwritten after the run (poisoned before it)", who,
                       meta.name(), unwritten, meta.count()));

@@ -93,6 +93,20 @@ TEST(PoisonDetection, CountsElementsStillHoldingThePoison) {
   EXPECT_EQ(count_unwritten(DType::i32, ints), 3u);
 }
 
+// A u8 output of random bytes holds 0xA5 legitimately in 1 of 256 elements; only an element
+// that holds each run's poison is unwritten.
+TEST(PoisonDetection, IntegerElementsEqualToThePoisonAreNotUnwritten) {
+  // Element 0: written, legitimately 0xA5 in both runs. Element 1: written. Element 2: unwritten.
+  const std::vector<unsigned char> first{kIntegerPoisonByte, 7, kIntegerPoisonByte};
+  const std::vector<unsigned char> second{kIntegerPoisonByte, 7, kIntegerPoisonAlternateByte};
+  EXPECT_EQ(count_unwritten(DType::u8, first), 2u);  // the single-pattern count is fooled
+  EXPECT_EQ(count_unwritten_integers(DType::u8, first, second), 1u);
+  std::vector<unsigned char> a(2 * sizeof(std::int32_t), kIntegerPoisonByte);
+  std::vector<unsigned char> b(2 * sizeof(std::int32_t), kIntegerPoisonAlternateByte);
+  b[0] = kIntegerPoisonByte;  // element 0 differs in one byte only: written
+  EXPECT_EQ(count_unwritten_integers(DType::i32, a, b), 1u);
+}
+
 TEST(ElementDecoding, HalfBfloatAndFp8KnownValues) {
   const std::uint16_t half_one = 0x3C00, half_minus_two = 0xC000, half_subnormal = 0x0001;
   EXPECT_DOUBLE_EQ(decode_element(DType::f16, reinterpret_cast<const unsigned char*>(&half_one), 0), 1.0);
