@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <thread>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -22,6 +22,7 @@
 
 #include "aisp/dtype.hpp"
 #include "core/random_fill.hpp"
+#include "measure/statistics.hpp"
 #include "peak/measurements.hpp"
 #include "verify/element_decoding.hpp"
 
@@ -170,12 +171,11 @@ class LtGemm {
                                  layout_name(), i, status_text(status));
         continue;
       }
-      std::vector<double> ms =
-          time_stream_repetitions(stream, trial, [&] { AISP_CUBLAS_CHECK(run(i, stream)); });
-      std::sort(ms.begin(), ms.end());
-      if (best < 0 || ms[ms.size() / 2] < best_ms) {
+      const double ms = median(
+          time_stream_repetitions(stream, trial, [&] { AISP_CUBLAS_CHECK(run(i, stream)); }));
+      if (best < 0 || ms < best_ms) {
         best = i;
-        best_ms = ms[ms.size() / 2];
+        best_ms = ms;
       }
     }
     return {best, best_ms};
@@ -328,12 +328,11 @@ PeakSamples measure_gemm_rate(GemmPrecision precision, int n, const RepetitionPl
   const std::vector<double> burst_ms =
       time_stream_repetitions(stream.get(), RepetitionPlan{plan.repetitions, 0.0}, call);
   spot_check(operands, stream.get());
-  std::vector<double> sustained_ms = time_stream_repetitions(
-      stream.get(), RepetitionPlan{plan.repetitions, plan.warmup_s * 7.5}, call);
-  std::sort(sustained_ms.begin(), sustained_ms.end());
+  const double sustained_ms = median(time_stream_repetitions(
+      stream.get(), RepetitionPlan{plan.repetitions, plan.warmup_s * 7.5}, call));
   const double flops =
       2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-  const double sustained_tflops = flops / 1e12 / (sustained_ms[sustained_ms.size() / 2] * 1e-3);
+  const double sustained_tflops = flops / 1e12 / (sustained_ms * 1e-3);
 
   PeakSamples samples;
   samples.values = rates_per_second(flops / 1e12, milliseconds_to_seconds(burst_ms));

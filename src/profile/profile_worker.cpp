@@ -14,24 +14,13 @@
 #include "measure/nvtx_ranges.hpp"
 #include "measure/statistics.hpp"
 #include "measure/variant_timer.hpp"
+#include "peak/cuda_resources.hpp"
 #include "profile/pair_profiler.hpp"
 #include "run/device_snapshot.hpp"
 #include "run/worker_channel.hpp"
 
 namespace aisp {
 namespace {
-
-class ProfileStream {
- public:
-  ProfileStream() { AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  ~ProfileStream() { cudaStreamDestroy(stream_); }
-  ProfileStream(const ProfileStream&) = delete;
-  ProfileStream& operator=(const ProfileStream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
 
 void profile_variant_samples(const std::string& target, const VariantInfo& variant,
                              const MeasurementSettings& settings, const WorkerChannel& channel,
@@ -48,7 +37,7 @@ void profile_variant_samples(const std::string& target, const VariantInfo& varia
     result.reason = *reason;
     return;
   }
-  const ProfileStream stream;
+  const peak::CudaStream stream;
   ContextOptions options;
   options.device = 0;
   options.stream = stream.get();

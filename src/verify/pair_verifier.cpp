@@ -14,6 +14,7 @@
 
 #include "aisp/check.hpp"
 #include "verify/content_hash.hpp"
+#include "verify/content_hash_mix.hpp"
 #include "verify/element_decoding.hpp"
 #include "verify/output_comparison.hpp"
 
@@ -382,15 +383,9 @@ std::vector<std::size_t> reference_sample(std::size_t count) {
     for (std::size_t i = 0; i < count; ++i) indices.push_back(i);
     return indices;
   }
-  std::uint64_t state = 0x243F6A8885A308D3ull;
   indices = {0, count - 1};
-  while (indices.size() < kSamples) {
-    state += 0x9E3779B97F4A7C15ull;
-    std::uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    indices.push_back((z ^ (z >> 31)) % count);
-  }
+  for (std::uint64_t k = 1; indices.size() < kSamples; ++k)
+    indices.push_back(detail::mix64(0x243F6A8885A308D3ull + k * 0x9E3779B97F4A7C15ull) % count);
   std::sort(indices.begin(), indices.end());
   indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
   return indices;
