@@ -34,9 +34,20 @@ if want peak; then
   # Into its own directory: the chapter runs keep using the ceilings table until these figures
   # have been reviewed.
   # cuBLASLt's own errors and hints (mask 1 + 8) explain a GEMM it refuses.
-  CUBLASLT_LOG_MASK=9 CUBLASLT_LOG_FILE="$work/cublaslt.log" \
-    build-gpu/aisp bench peak --peaks-dir "$work/peaks" >"$work/peak.log" 2>&1
-  echo "bench peak: exit $?"; tail -30 "$work/peak.log"
+  # AISP_VISIT_PEAK_RUNS full runs (default 1), each with the SM clock and power sampled every
+  # 100 ms beside it (peak-N-clocks.csv): the GEMM power cap and the clocks under the launch
+  # figures show there.
+  for run in $(seq 1 "${AISP_VISIT_PEAK_RUNS:-1}"); do
+    nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_event_reasons.active \
+      --format=csv -lms 100 >"$work/peak-$run-clocks.csv" 2>&1 &
+    sampler=$!
+    CUBLASLT_LOG_MASK=9 CUBLASLT_LOG_FILE="$work/cublaslt.log" \
+      build-gpu/aisp bench peak --peaks-dir "$work/peaks" --json-file "$work/peak-$run.json" \
+      >"$work/peak-$run.log" 2>&1
+    echo "bench peak run $run: exit $?"
+    kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
+    tail -32 "$work/peak-$run.log"
+  done
 fi
 
 if want bench; then

@@ -165,7 +165,7 @@ struct PairResult {
   GpuState gpu_before, gpu_after;
   double wall_seconds = 0;
   std::string log_file;  // relative to the run directory
-  std::optional<ExpectationCheck> expectation;  // set at the end of a `bench run`
+  std::optional<ExpectationCheck> expectation;  // set by `bench run` as the pair finishes
   std::optional<PairProfile> profile;  // `bench run --profile`: Nsight Compute's pass
 };
 

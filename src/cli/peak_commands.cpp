@@ -65,6 +65,11 @@ void PeakCommands::add_to(CLI::App& bench) {
                    "Where to store the ceilings: <DIR>/<hardware key>.json. Default: "
                    "artifacts/peaks, which `bench run` reads with its default --artifacts-dir.")
       ->type_name("DIR");
+  peak_
+      ->add_option("--json-file", peak_json_file_,
+                   "Also write the JSON report (every repetition, method and anchor) to PATH, "
+                   "whatever is printed.")
+      ->type_name("PATH");
   peak_->add_flag("--quick", peak_quick_,
                   "Smaller sizes and fewer repetitions (seconds, for tests); the figures are "
                   "rough.");
@@ -89,6 +94,7 @@ std::optional<int> PeakCommands::run_if_parsed() {
     options.peaks_dir = peaks_dir_;
     options.quick = peak_quick_;
     options.json = peak_json_;
+    options.json_file = peak_json_file_;
     return run_bench_peak(options, std::cout, std::cerr);
   }
   if (theoretical_ != nullptr && theoretical_->parsed()) {

@@ -24,6 +24,7 @@ class PeakCommands {
   CLI::App* theoretical_ = nullptr;
   bool peak_json_ = false;
   bool peak_quick_ = false;
+  std::string peak_json_file_;
   std::string peaks_dir_ = "artifacts/peaks";
   std::string gpu_;
   bool theoretical_json_ = false;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <ctime>
 #include <exception>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <ostream>
@@ -40,6 +41,7 @@ struct PeakSizes {
   std::size_t peer_bytes;
   int launches;
   int graph_nodes;
+  int pageable_allocations;  // fresh pageable buffers the pageable repetitions spread over
   peak::RepetitionPlan device_plan;    // copies, kernels, GEMMs, peer copies
   peak::RepetitionPlan transfer_plan;  // host transfers (a pageable 1 GiB copy takes ~150 ms)
   peak::RepetitionPlan launch_plan;    // launch loops
@@ -47,10 +49,10 @@ struct PeakSizes {
 
 PeakSizes sizes_for(bool quick) {
   if (quick) {
-    return {256 * kMiB, 16 * kMiB, 2048,      64 * kMiB, 64 * kMiB,
-            200,        200,       {3, 0.02}, {3, 0.0},  {3, 0.0}};
+    return {256 * kMiB, 16 * kMiB, 2048, 64 * kMiB, 64 * kMiB, 200,
+            200,        1,         {3, 0.02}, {3, 0.0}, {3, 0.0}};
   }
-  return {4 * kGiB, 64 * kMiB, 8192, kGiB, kGiB, 1000, 1000, {20, 0.2}, {10, 0.0}, {20, 0.05}};
+  return {4 * kGiB, 64 * kMiB, 8192, kGiB, kGiB, 1000, 1000, 4, {20, 0.2}, {12, 0.0}, {20, 0.05}};
 }
 
 std::string utc_date() {
@@ -256,7 +258,7 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
     std::optional<peak::HostTransferBenchmark> transfers;
     std::string setup_error;
     try {
-      transfers.emplace(sizes.transfer_bytes);
+      transfers.emplace(sizes.transfer_bytes, sizes.pageable_allocations);
     } catch (const std::exception& error) {
       setup_error = error.what();
     }
@@ -359,11 +361,19 @@ nlohmann::ordered_json figure_to_json(const PeakFigure& figure) {
   json["stored"] = figure.stored;
   json["source"] = figure.source;
   if (figure.anchor) {
-    json["anchor"] = {{"value", figure.anchor->value}, {"source", figure.anchor->source}};
-    json["ratio_to_anchor"] = figure.median / figure.anchor->value;
+    const bool judged = figure.anchor->kind == peak::AnchorKind::gpu_ceiling;
+    json["anchor"] = {{"low", figure.anchor->low},
+                      {"high", figure.anchor->high},
+                      {"kind", judged ? "gpu_ceiling" : "host_dependent"},
+                      {"source", figure.anchor->source}};
+    json["ratio_to_anchor"] = figure.median / figure.anchor->middle();
+    json["agrees_with_anchor"] =
+        judged ? nlohmann::ordered_json(peak::agrees_with_anchor(figure.median, *figure.anchor))
+               : nlohmann::ordered_json(nullptr);
   } else {
     json["anchor"] = nullptr;
     json["ratio_to_anchor"] = nullptr;
+    json["agrees_with_anchor"] = nullptr;
   }
   return json;
 }
@@ -434,9 +444,10 @@ std::string format_peak_report(const PeakReport& report) {
   for (const PeakFigure& figure : report.figures) {
     label_width = std::max(label_width, figure.label.size());
   }
-  text += fmt::format("{:<{}}  {:>9}  {:<7}  {:>10}  {:>5}  {}\n", "figure", label_width, "median",
-                      "unit", "ANCHORS.md", "ratio", "stored as");
+  text += fmt::format("{:<{}}  {:>9}  {:<7}  {:>10}  {:>5}  {:<10}  {}\n", "figure", label_width,
+                      "median", "unit", "ANCHORS.md", "ratio", "agreement", "stored as");
   bool any_anchor = false;
+  int judged = 0, agreeing = 0, host_dependent = 0;
   for (const PeakFigure& figure : report.figures) {
     if (figure.status != PeakStatus::measured) {
       text +=
@@ -446,10 +457,20 @@ std::string format_peak_report(const PeakReport& report) {
     }
     std::string anchor = "-";
     std::string ratio = "-";
+    std::string agreement = "-";
     if (figure.anchor) {
       any_anchor = true;
-      anchor = value_text(figure.anchor->value);
-      ratio = fmt::format("{:.2f}", figure.median / figure.anchor->value);
+      anchor = figure.anchor->value_text();
+      ratio = fmt::format("{:.2f}", figure.median / figure.anchor->middle());
+      if (figure.anchor->kind == peak::AnchorKind::host_dependent) {
+        agreement = "host";
+        ++host_dependent;
+      } else {
+        ++judged;
+        const bool agrees = peak::agrees_with_anchor(figure.median, *figure.anchor);
+        agreeing += agrees ? 1 : 0;
+        agreement = agrees ? "within 5%" : "OFF";
+      }
     }
     std::string stored = "-";
     if (figure.stored) {
@@ -457,14 +478,21 @@ std::string format_peak_report(const PeakReport& report) {
     } else if (figure.ceiling != Ceiling::none) {
       stored = fmt::format("- ({}: the other candidate is stored)", ceiling_name(figure.ceiling));
     }
-    text += fmt::format("{:<{}}  {:>9}  {:<7}  {:>10}  {:>5}  {}\n", figure.label, label_width,
-                        value_text(figure.median), figure.unit, anchor, ratio, stored);
+    text += fmt::format("{:<{}}  {:>9}  {:<7}  {:>10}  {:>5}  {:<10}  {}\n", figure.label,
+                        label_width, value_text(figure.median), figure.unit, anchor, ratio,
+                        agreement, stored);
   }
   text += "\n";
   if (any_anchor) {
-    text += fmt::format("ratio = median / ANCHORS.md's figure for {} (for us figures, above 1 is "
-                        "slower).\n",
+    text += fmt::format("ratio = median / ANCHORS.md's figure for {} (the middle of a range; for "
+                        "us figures, above 1 is slower).\n",
                         report.hardware_key);
+    text += fmt::format(
+        "Agreement: {} of {} GPU ceilings within 5% of ANCHORS.md{}; {} host-dependent figure{} "
+        "(\"host\": pageable copies, launch and graph costs move with the host's CPU, memory and "
+        "driver) shown, not judged (docs/peaks.md).\n",
+        agreeing, judged, agreeing == judged ? "" : " (OFF: see the figure's method and the GPU state)",
+        host_dependent, host_dependent == 1 ? "" : "s");
   } else {
     text += fmt::format("ANCHORS.md has no figures for {}: nothing to compare with.\n",
                         report.hardware_key);
@@ -576,9 +604,7 @@ int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostr
   }
   choose_stored_figures(report.figures);
   for (PeakFigure& figure : report.figures) {
-    if (figure.ceiling != Ceiling::none) {
-      figure.anchor = measured_ceiling(report.hardware_key, figure.ceiling);
-    }
+    figure.anchor = peak::anchor_for_figure(figure.name, report.hardware_key);
   }
   write_sources(report);
   for (const PeakFigure& figure : report.figures) {
@@ -601,6 +627,16 @@ int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostr
     out << format_peak_report(report);
   }
   bool failed = !report.store_error.empty();
+  if (!options.json_file.empty()) {
+    std::ofstream file(options.json_file);
+    file << peak_report_to_json(report).dump(2) << "\n";
+    if (!file.good()) {
+      err << "error: bench peak: could not write the JSON report to " << options.json_file.string()
+          << " (does its folder exist and is it writable?); the ceilings were "
+          << (report.store_error.empty() ? "stored" : "not stored") << "\n";
+      failed = true;
+    }
+  }
   for (const PeakFigure& figure : report.figures) {
     if (figure.status == PeakStatus::failed) {
       err << "error: bench peak: " << figure.label << ": " << figure.reason << "\n";

@@ -14,6 +14,7 @@
 
 #include "aisp/benchmark.hpp"
 #include "aisp/result.hpp"
+#include "peak/anchor_figures.hpp"
 #include "system/ceilings.hpp"
 
 namespace aisp {
@@ -24,6 +25,7 @@ struct BenchPeakOptions {
   std::filesystem::path peaks_dir = "artifacts/peaks";
   bool quick = false;  // smaller sizes, fewer repetitions: for tests, not for ceilings to trust
   bool json = false;
+  std::filesystem::path json_file;  // also write the JSON report here (empty: no file)
 };
 
 enum class PeakStatus { measured, skipped, failed };
@@ -43,7 +45,8 @@ struct PeakFigure {
   std::string tool;                    // PeakSamples::tool
   bool stored = false;                 // chosen to be stored (choose_stored_figures)
   std::string source;                  // the source string stored with it
-  std::optional<CeilingValue> anchor;  // the built-in (ANCHORS.md) figure for `ceiling`
+  // ANCHORS.md's figure for this measurement, and whether it should agree (anchor_figures.hpp).
+  std::optional<peak::FigureAnchor> anchor;
 };
 
 struct PeakReport {

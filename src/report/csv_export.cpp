@@ -1,10 +1,12 @@
 #include "report/csv_export.hpp"
 
+#include <array>
 #include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "report/profile_format.hpp"
 #include "report/report_format.hpp"
 
 namespace aisp {
@@ -42,6 +44,54 @@ std::string verification_cell(const Verification& verification) {
   return verification.passed ? "passed" : "failed";
 }
 
+template <class Number>
+std::string optional_number_cell(const std::optional<Number>& value) {
+  return value ? number_cell(static_cast<double>(*value)) : std::string();
+}
+
+void append_expectation(std::vector<std::string>& row, const std::optional<ExpectationCheck>& check) {
+  if (!check) {
+    row.insert(row.end(), 4, std::string());
+    return;
+  }
+  row.push_back(check->verdict);
+  row.push_back(optional_number_cell(check->expected_speedup));
+  row.push_back(optional_number_cell(check->expected_ci_low));
+  row.push_back(optional_number_cell(check->expected_ci_high));
+}
+
+// The headline metrics, in the order of the profile_* columns after the device time.
+constexpr std::array<std::string_view, 4> kProfileMetrics{
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+};
+
+// A variant's profile: device time per run, its dominant kernel and that kernel's headline
+// metrics (empty cells where not collected).
+void append_variant_profile(std::vector<std::string>& row,
+                            const std::optional<VariantProfile>& variant) {
+  const std::size_t cells = 2 + kProfileMetrics.size();
+  if (!variant || variant->status != ProfileStatus::collected) {
+    row.insert(row.end(), cells, std::string());
+    return;
+  }
+  row.push_back(number_cell(variant->duration_ms_per_run));
+  const ProfiledKernel* kernel = profile_format::dominant_kernel(*variant);
+  row.push_back(kernel ? kernel->name : std::string());
+  for (const std::string_view name : kProfileMetrics) {
+    const ProfileMetric* metric = kernel ? profile_format::find_metric(*kernel, name) : nullptr;
+    row.push_back(metric ? number_cell(metric->median) : std::string());
+  }
+}
+
+void append_profile(std::vector<std::string>& row, const std::optional<PairProfile>& profile) {
+  row.push_back(profile ? std::string(profile_status_name(profile->status)) : std::string());
+  append_variant_profile(row, profile ? profile->baseline : std::nullopt);
+  append_variant_profile(row, profile ? profile->optimized : std::nullopt);
+}
+
 std::vector<std::string> pair_row(const PairResult& pair) {
   std::vector<std::string> row{pair.target, pair.chapter,
                                pair.pair,   std::string(pair_status_name(pair.status)),
@@ -72,6 +122,8 @@ std::vector<std::string> pair_row(const PairResult& pair) {
   }
   row.push_back(optional_cell(pair.gpu_before.sm_clock_mhz));
   row.push_back(optional_cell(pair.gpu_after.sm_clock_mhz));
+  append_expectation(row, pair.expectation);
+  append_profile(row, pair.profile);
   return row;
 }
 
@@ -121,6 +173,23 @@ const std::vector<std::string_view>& csv_columns() {
       "ceiling_unit",
       "sm_clock_before_mhz",
       "sm_clock_after_mhz",
+      "expectation_verdict",
+      "expected_speedup",
+      "expected_speedup_ci_low",
+      "expected_speedup_ci_high",
+      "profile_status",
+      "baseline_profiled_ms_per_run",
+      "baseline_profiled_kernel",
+      "baseline_sm_throughput_pct",
+      "baseline_memory_throughput_pct",
+      "baseline_dram_throughput_pct",
+      "baseline_achieved_occupancy_pct",
+      "optimized_profiled_ms_per_run",
+      "optimized_profiled_kernel",
+      "optimized_sm_throughput_pct",
+      "optimized_memory_throughput_pct",
+      "optimized_dram_throughput_pct",
+      "optimized_achieved_occupancy_pct",
   };
   return columns;
 }

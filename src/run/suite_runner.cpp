@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <iostream>
 #include <set>
 #include <nlohmann/json.hpp>
@@ -202,13 +203,28 @@ int precheck_expectations_update(const RunRequest& request, const std::vector<Pa
   return 0;
 }
 
-// Attaches to every pair its verdict against the expectations files of the run's chapters for the
-// run's hardware key. Returns false, attaching nothing, when the run's chapters have no such file
-// (nothing to compare with). A damaged file throws std::runtime_error naming it.
-bool compare_with_committed_expectations(RunResults& results, const RunRequest& request,
-                                         const std::vector<PairInfo>& pairs,
-                                         const std::string& key) {
+// The committed expectations of the run's chapters for the run's hardware key, loaded once before
+// the first pair so each pair's verdict lands in results.jsonl with it. Unset when the run's
+// chapters have no such file (nothing to compare with). A damaged file throws std::runtime_error
+// naming it.
+struct CommittedExpectations {
   std::map<std::string, ExpectationEntry> entries;
+  std::string hardware_key;
+  double threshold = kDefaultExpectationThreshold;
+
+  ExpectationCheck check(const PairResult& pair) const {
+    const auto found = entries.find(pair.target);
+    return check_against_expectation(pair, found == entries.end() ? nullptr : &found->second,
+                                     hardware_key, threshold);
+  }
+};
+
+std::optional<CommittedExpectations> load_committed_expectations(const RunRequest& request,
+                                                                 const std::vector<PairInfo>& pairs,
+                                                                 const std::string& key) {
+  CommittedExpectations committed;
+  committed.hardware_key = key;
+  committed.threshold = request.expectation_threshold.value_or(kDefaultExpectationThreshold);
   bool any_file = false;
   for (const auto& [chapter, dir] : expectation_dirs(request, pairs)) {
     const std::filesystem::path file = expectations_file(dir, key);
@@ -216,13 +232,10 @@ bool compare_with_committed_expectations(RunResults& results, const RunRequest& 
     if (!std::filesystem::exists(file, error)) continue;
     any_file = true;
     const auto loaded = load_expectations(file);
-    entries.insert(loaded.begin(), loaded.end());
+    committed.entries.insert(loaded.begin(), loaded.end());
   }
-  if (!any_file) return false;
-  const std::vector<ExpectationCheck> checks = compare_with_expectations(
-      results, entries, key, request.expectation_threshold.value_or(kDefaultExpectationThreshold));
-  for (std::size_t i = 0; i < checks.size(); ++i) results.pairs[i].expectation = checks[i];
-  return true;
+  if (!any_file) return std::nullopt;
+  return committed;
 }
 
 // Writes expectations for the verified pairs of this run. Returns false when they were refused
@@ -286,6 +299,17 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   const PairProfiler profiler(request.profile, self, request.measurement);
   if (profiler.enabled()) fmt::print(out, "aisp: {}\n", profiler.describe());
 
+  std::optional<CommittedExpectations> expectations;
+  std::string expectations_error;
+  if (!request.verify_only) {
+    try {
+      expectations = load_committed_expectations(request, pairs, hardware_key(system));
+    } catch (const std::runtime_error& error) {  // a damaged expectations file: keep the run
+      expectations_error = error.what();
+      fmt::print(stderr, "warning: not compared with expectations: {}\n", expectations_error);
+    }
+  }
+
   for (std::size_t i = 0; i < pairs.size() && !g_interrupted.load(); ++i) {
     const PairInfo& pair = pairs[i];
     progress.begin(i, pair.target);
@@ -316,6 +340,7 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
           result, results.verify_phase, results.run_id, commit, utc_now_iso8601()));
       directory.write_quarantine(quarantine);
     }
+    if (expectations) result.expectation = expectations->check(result);
     results.pairs.push_back(std::move(result));
     directory.append_result(results.pairs.back());
     directory.write_snapshot(results);
@@ -324,17 +349,7 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   const bool interrupted = g_interrupted.load();
   results.complete = !interrupted;
   results.finished_at = utc_now_iso8601();
-  bool expectations_compared = false;
-  std::string expectations_error;
-  if (!request.verify_only) {
-    try {
-      expectations_compared =
-          compare_with_committed_expectations(results, request, pairs, hardware_key(system));
-    } catch (const std::runtime_error& error) {  // a damaged expectations file: keep the run
-      expectations_error = error.what();
-      fmt::print(stderr, "warning: not compared with expectations: {}\n", expectations_error);
-    }
-  }
+  const bool expectations_compared = expectations.has_value();
   directory.write_snapshot(results);
 
   bool expectations_refused = false;

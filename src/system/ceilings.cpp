@@ -105,20 +105,6 @@ std::optional<CeilingValue> find_measured(std::string_view hardware_key, Ceiling
   return std::nullopt;
 }
 
-// "2x_h200" -> "h200"; nullopt for a key without an "<N>x_" prefix or with several models.
-std::optional<std::string> single_gpu_key(const std::string& hardware_key) {
-  const auto marker = hardware_key.find("x_");
-  if (marker == std::string::npos || marker == 0 || hardware_key.find('+') != std::string::npos) {
-    return std::nullopt;
-  }
-  for (std::size_t i = 0; i < marker; ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(hardware_key[i]))) {
-      return std::nullopt;
-    }
-  }
-  return hardware_key.substr(marker + 2);
-}
-
 std::filesystem::path peaks_file(const std::filesystem::path& peaks_dir,
                                  const std::string& hardware_key) {
   return peaks_dir / (hardware_key + ".json");
@@ -155,6 +141,19 @@ std::optional<nlohmann::json> read_peaks_file(const std::filesystem::path& file)
 }
 
 }  // namespace
+
+std::optional<std::string> single_gpu_key(const std::string& hardware_key) {
+  const auto marker = hardware_key.find("x_");
+  if (marker == std::string::npos || marker == 0 || hardware_key.find('+') != std::string::npos) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < marker; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(hardware_key[i]))) {
+      return std::nullopt;
+    }
+  }
+  return hardware_key.substr(marker + 2);
+}
 
 std::string_view ceiling_name(Ceiling ceiling) { return describe(ceiling).name; }
 

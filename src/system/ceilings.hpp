@@ -24,6 +24,10 @@ std::string_view ceiling_unit(Ceiling ceiling);
 // The Ceiling named by ceiling_name(), or nullopt for an unknown name.
 std::optional<Ceiling> ceiling_from_name(std::string_view name);
 
+// "2x_h200" -> "h200": the single-GPU key of a machine of several GPUs of one model; nullopt for
+// a key without an "<N>x_" prefix or with several models ("h200+l40s").
+std::optional<std::string> single_gpu_key(const std::string& hardware_key);
+
 // The built-in measured figure. A multi-GPU key ("2x_h200") falls back to its single-GPU key
 // ("h200"), because ceilings are per device. nullopt when nothing was measured for it.
 std::optional<CeilingValue> measured_ceiling(const std::string& hardware_key, Ceiling ceiling);

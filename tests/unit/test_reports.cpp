@@ -198,21 +198,28 @@ TEST(CsvExport, MatchesGoldenText) {
       "optimized_relative_noise,optimized_samples,optimized_timing_method,"
       "speedup,speedup_ci_low,speedup_ci_high,speedup_verdict,bytes,flops,"
       "achieved_gbps,achieved_tflops,roofline_fraction,ceiling,ceiling_value,ceiling_unit,"
-      "sm_clock_before_mhz,sm_clock_after_mhz\n"
+      "sm_clock_before_mhz,sm_clock_after_mhz,"
+      "expectation_verdict,expected_speedup,expected_speedup_ci_low,expected_speedup_ci_high,"
+      "profile_status,"
+      "baseline_profiled_ms_per_run,baseline_profiled_kernel,baseline_sm_throughput_pct,"
+      "baseline_memory_throughput_pct,baseline_dram_throughput_pct,baseline_achieved_occupancy_pct,"
+      "optimized_profiled_ms_per_run,optimized_profiled_kernel,optimized_sm_throughput_pct,"
+      "optimized_memory_throughput_pct,optimized_dram_throughput_pct,"
+      "optimized_achieved_occupancy_pct\n"
       "ch07:transpose_padded,ch07,transpose,passed,,passed,"
       "0.412,0.4151,0.4093,0.4302,0.004,40,cuda_events,"
       "0.0981,0.0983,0.0975,0.0992,0.0031,40,graph_replay,"
-      "4.2023,4.1511,4.2677,faster,134217728,0,1368.2,0,0.8812,hbm_bandwidth,4275,GB/s,1980,1755\n"
+      "4.2023,4.1511,4.2677,faster,134217728,0,1368.2,0,0.8812,hbm_bandwidth,4275,GB/s,1980,1755,,,,,,,,,,,,,,,,,\n"
       "ch10:gemm_tiled,ch10,gemm,passed,,passed,"
       "1.52,1.523,1.515,1.534,0.002,40,cuda_events,"
       "1.5,1.502,1.497,1.511,0.002,40,cuda_events,"
       "1.0133,0.9811,1.0402,no significant difference,0,137000000000,0,28.1,0.42,fp32_simt,66.9,"
-      "TFLOP/s,,\n"
+      "TFLOP/s,,,,,,,,,,,,,,,,,,,\n"
       "ch07:transpose_naive,ch07,transpose,crashed,\"SIGSEGV in the worker during run()\n"
-      "last CUDA call: cudaLaunchKernel\",,,,,,,,,,,,,,,,,,,,0,0,,,,,,,,\n"
+      "last CUDA call: cudaLaunchKernel\",,,,,,,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,,,,,,\n"
       "ch18:fp8_gemm,ch18,fp8_gemm,skipped,"
       "\"needs FP8 tensor cores (compute capability 8.9+), this GPU is 8.0\","
-      ",,,,,,,,,,,,,,,,,,,0,0,,,,,,,,\n";
+      ",,,,,,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,,,,,,\n";
   EXPECT_EQ(render_csv(small_run()), expected);
 }
 
@@ -222,6 +229,43 @@ TEST(CsvExport, EveryRowHasOneCellPerColumn) {
   const std::string header = csv.substr(0, first_line_end);
   EXPECT_EQ(static_cast<std::size_t>(std::count(header.begin(), header.end(), ',')) + 1,
             csv_columns().size());
+}
+
+TEST(CsvExport, CarriesTheExpectationVerdictAndTheProfile) {
+  RunResults results;
+  PairResult pair = transpose_passed();
+  ExpectationCheck check;
+  check.verdict = "regression";
+  check.hardware_key = "h200";
+  check.expected_speedup = 4.5;
+  check.expected_ci_low = 4.4;
+  check.expected_ci_high = 4.6;
+  pair.expectation = check;
+  PairProfile profile;
+  profile.status = ProfileStatus::collected;
+  VariantProfile optimized;
+  optimized.variant = "transpose_padded";
+  optimized.status = ProfileStatus::collected;
+  optimized.duration_ms_per_run = 0.097;
+  ProfiledKernel kernel;
+  kernel.name = "transpose_padded_kernel";
+  kernel.launches = 1;
+  kernel.metrics = {{"gpu__time_duration.sum", "ns", 97000},
+                    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "%", 31.5},
+                    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "%", 88.25}};
+  optimized.kernels = {kernel};
+  VariantProfile baseline;
+  baseline.status = ProfileStatus::failed;
+  baseline.reason = "ncu exited 1";
+  profile.baseline = baseline;
+  profile.optimized = optimized;
+  pair.profile = profile;
+  results.pairs = {pair};
+  const std::string csv = render_csv(results);
+  EXPECT_NE(csv.find(",1980,1755,regression,4.5,4.4,4.6,collected,,,,,,,"
+                     "0.097,transpose_padded_kernel,31.5,,88.25,\n"),
+            std::string::npos)
+      << csv;
 }
 
 TEST(CsvExport, QuotesFieldsPerRfc4180) {
