@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `bench run` against expectations, end to end with honest CPU test pairs: the verdicts at the end
-# of a run (a regression made to order by an expectation far above what ch91:slowed reaches),
+# `bench run` against expectations, end to end with honest CPU test pairs: the verdicts in
+# results.json, results.jsonl, results.csv and at the end of a run (a regression made to order by
+# an expectation far above what ch91:slowed reaches),
 # --fail-on-regression, and the provenance rules of --update-expectations (mixed provenance and a
 # dirty tree refused with exit 2, accepted with their override; only passed pairs recorded).
 # Every expectations file lives under the scratch directory (--chapters-dir), never in the source
@@ -65,6 +66,12 @@ verdict=$(json_value "$run/results.json" 'd["pairs"][0]["expectation"]["verdict"
 [[ $verdict == regression ]] || fail "results.json holds verdict '$verdict', wanted regression"
 expected=$(json_value "$run/results.json" 'd["pairs"][0]["expectation"]["expected_speedup"]')
 [[ $expected == 50.0 ]] || fail "results.json holds expected_speedup '$expected', wanted 50.0"
+line_verdict=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["expectation"]["verdict"])' \
+  "$run/results.jsonl" 2>&1)
+[[ $line_verdict == regression ]] || fail "results.jsonl holds verdict '$line_verdict', wanted regression"
+csv_verdict=$(python3 -c 'import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); print(r[0]["expectation_verdict"], r[0]["expected_speedup"])' \
+  "$run/results.csv" 2>&1)
+[[ $csv_verdict == "regression 50" ]] || fail "results.csv holds '$csv_verdict', wanted 'regression 50'"
 grep -qF "## Expectations" "$run/summary.md" && grep -qF "**ch91:slowed** regression" "$run/summary.md" ||
   fail "summary.md lacks the regression"
 expect "bench report marks the regression" 0 stdout "report.html" "$aisp" bench report "$run"
