@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -70,6 +71,12 @@ void PeakCommands::add_to(CLI::App& bench) {
                    "Also write the JSON report (every repetition, method and anchor) to PATH, "
                    "whatever is printed.")
       ->type_name("PATH");
+  peak_
+      ->add_option("--figures", peak_figures_,
+                   "Measure only these figures (comma-separated names, as in --json: "
+                   "graph_node_launch,bf16_gemm); the others keep their stored values.")
+      ->delimiter(',')
+      ->type_name("NAME,...");
   peak_->add_flag("--quick", peak_quick_,
                   "Smaller sizes and fewer repetitions (seconds, for tests); the figures are "
                   "rough.");
@@ -95,6 +102,15 @@ std::optional<int> PeakCommands::run_if_parsed() {
     options.quick = peak_quick_;
     options.json = peak_json_;
     options.json_file = peak_json_file_;
+    for (const std::string& name : peak_figures_) {
+      const auto& known = peak_figure_names();
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        std::cerr << fmt::format("error: --figures: unknown figure '{}'; the figures are: {}\n",
+                                 name, fmt::join(known, ", "));
+        return kExitUsage;
+      }
+    }
+    options.figures = peak_figures_;
     return run_bench_peak(options, std::cout, std::cerr);
   }
   if (theoretical_ != nullptr && theoretical_->parsed()) {

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -25,6 +26,7 @@ class PeakCommands {
   bool peak_json_ = false;
   bool peak_quick_ = false;
   std::string peak_json_file_;
+  std::vector<std::string> peak_figures_;
   std::string peaks_dir_ = "artifacts/peaks";
   std::string gpu_;
   bool theoretical_json_ = false;

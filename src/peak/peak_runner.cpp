@@ -11,6 +11,7 @@
 #include <exception>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <ostream>
 #include <utility>
@@ -108,13 +109,28 @@ PeakFigure make_figure(std::string name, std::string label, std::string unit,
   return figure;
 }
 
-// Runs measurements into the report's figures, catching each one's failure.
+// Runs measurements into the report's figures, catching each one's failure. Figures left out by
+// --figures are neither measured nor reported.
 class FigureRecorder {
  public:
-  FigureRecorder(std::vector<PeakFigure>& figures, std::ostream* progress)
-      : figures_(figures), progress_(progress) {}
+  FigureRecorder(std::vector<PeakFigure>& figures, std::ostream* progress,
+                 std::vector<std::string> selected)
+      : figures_(figures), progress_(progress), selected_(std::move(selected)) {}
+
+  // Whether any of `names` is to be measured: lets a group skip its setup (buffers of GiBs).
+  bool wants_any(std::initializer_list<std::string_view> names) const {
+    return std::any_of(names.begin(), names.end(), [&](std::string_view name) { return wants(name); });
+  }
+
+  bool wants(std::string_view name) const {
+    return selected_.empty() ||
+           std::find(selected_.begin(), selected_.end(), name) != selected_.end();
+  }
 
   void measure(PeakFigure figure, const std::function<peak::PeakSamples()>& run) {
+    if (!wants(figure.name)) {
+      return;
+    }
     if (progress_ != nullptr) {
       *progress_ << "  measuring " << figure.label << " ..." << std::endl;
     }
@@ -133,6 +149,9 @@ class FigureRecorder {
   }
 
   void skip(PeakFigure figure, std::string reason) {
+    if (!wants(figure.name)) {
+      return;
+    }
     figure.status = PeakStatus::skipped;
     figure.reason = std::move(reason);
     figures_.push_back(std::move(figure));
@@ -141,6 +160,7 @@ class FigureRecorder {
  private:
   std::vector<PeakFigure>& figures_;
   std::ostream* progress_;
+  std::vector<std::string> selected_;  // empty: all
 };
 
 // The largest copy size that leaves room on the device: both buffers plus 512 MiB for the
@@ -160,7 +180,7 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
                  const std::optional<std::string>& kernels_unavailable, bool quick,
                  FigureRecorder& recorder) {
   // --- HBM: both copies share one pair of buffers, freed before anything else is allocated.
-  {
+  if (recorder.wants_any({"hbm_copy_memcpy", "hbm_copy_float4_kernel"})) {
     const std::size_t bytes = fitting_copy_bytes(sizes, gpu.free_bytes);
     std::optional<peak::DeviceCopyBenchmark> copy;
     std::string setup_error;
@@ -254,7 +274,8 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
   }
 
   // --- Host transfers: one set of buffers for the four directions.
-  {
+  if (recorder.wants_any({"host_to_device_pinned", "device_to_host_pinned",
+                          "host_to_device_pageable", "device_to_host_pageable"})) {
     std::optional<peak::HostTransferBenchmark> transfers;
     std::string setup_error;
     try {
@@ -379,6 +400,17 @@ nlohmann::ordered_json figure_to_json(const PeakFigure& figure) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& peak_figure_names() {
+  static const std::vector<std::string> names{
+      "hbm_copy_memcpy",       "hbm_copy_float4_kernel", "l2_read",
+      "fp32_fma_kernel",       "fp32_sgemm",             "tf32_gemm",
+      "bf16_gemm",             "fp16_gemm",              "fp8_e4m3_gemm",
+      "host_to_device_pinned", "device_to_host_pinned",  "host_to_device_pageable",
+      "device_to_host_pageable", "peer_copy_0_to_1",     "launch_with_sync",
+      "launch_async",          "graph_node_launch"};
+  return names;
+}
 
 void choose_stored_figures(std::vector<PeakFigure>& figures) {
   std::map<Ceiling, PeakFigure*> best;
@@ -595,7 +627,7 @@ int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostr
   }
 
   std::ostream* progress = !options.json && isatty(STDERR_FILENO) != 0 ? &err : nullptr;
-  FigureRecorder recorder(report.figures, progress);
+  FigureRecorder recorder(report.figures, progress, options.figures);
   measure_all(gpu, report.gpu_count, sizes_for(options.quick), kernels_unavailable, options.quick,
               recorder);
 

@@ -26,7 +26,13 @@ struct BenchPeakOptions {
   bool quick = false;  // smaller sizes, fewer repetitions: for tests, not for ceilings to trust
   bool json = false;
   std::filesystem::path json_file;  // also write the JSON report here (empty: no file)
+  // Measure only these figures (PeakFigure::name; peak_figure_names() lists them); empty: all.
+  // The others are neither measured nor touched in the peaks file.
+  std::vector<std::string> figures;
 };
+
+// Every figure `bench peak` can measure, in the order it measures them.
+const std::vector<std::string>& peak_figure_names();
 
 enum class PeakStatus { measured, skipped, failed };
 

@@ -75,6 +75,11 @@ expect "misspelled GPU gets a suggestion" 2 "did you mean: h200" stderr \
   "$aisp" bench theoretical-peak --gpu h201
 expect "--gpu is required" 2 "--gpu" stderr "$aisp" bench theoretical-peak
 
+expect "an unknown --figures name exits 2 before measuring" 2 "--figures: unknown figure 'graph_nodes'" \
+  stderr "$aisp" bench peak --figures graph_node_launch,graph_nodes --peaks-dir "$work/figures"
+grep -qF "graph_node_launch" "$work/stderr" || fail "--figures: the message does not list the figures"
+[[ -e $work/figures ]] && fail "bench peak with a bad --figures wrote $work/figures"
+
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   echo "skip bench peak without a GPU: this machine has one"
 else
