@@ -91,7 +91,8 @@ PeakSamples measure_graph_node_cost(int nodes, const RepetitionPlan& plan) {
   samples.values = microseconds_per(nodes, seconds);
   samples.method = "a CUDA graph of " + std::to_string(nodes) +
                    " empty kernels captured from one stream (a chain), replayed with "
-                   "cudaGraphLaunch + cudaStreamSynchronize, host clock, per node";
+                   "cudaGraphLaunch + cudaStreamSynchronize, host clock, per node; measured "
+                   "before any other figure (a fresh context: later it can read ~35% higher)";
   samples.tool = "CUDA graphs (cudaGraphLaunch)";
   return samples;
 }
