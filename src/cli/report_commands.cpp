@@ -134,13 +134,15 @@ std::string format_entry_roofline(const ExpectationEntry& entry) {
 std::string render_expectations_text(const std::vector<ListedExpectation>& listed) {
   std::vector<std::vector<std::string>> rows = {{"Target", "Baseline", "Optimized", "Speedup [CI]",
                                                  "Roofline", "Measured on", "Date", "Commit",
-                                                 "Run"}};
+                                                 "Run", "Threshold"}};
   for (const ListedExpectation& item : listed) {
     const ExpectationEntry& entry = item.entry;
     rows.push_back({item.target, rf::format_duration_ms(entry.baseline_ms),
                     rf::format_duration_ms(entry.optimized_ms), format_entry_speedup(entry),
                     format_entry_roofline(entry), entry.gpu, entry.date,
-                    entry.git_commit.substr(0, 12), entry.run_id});
+                    entry.git_commit.substr(0, 12), entry.run_id,
+                    entry.threshold ? rf::format_percent(*entry.threshold) + " (own)"
+                                    : std::string("default")});
   }
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
@@ -186,6 +188,9 @@ nlohmann::ordered_json expectation_to_json(const ListedExpectation& item) {
       {"git_commit", entry.git_commit},
       {"date", entry.date},
       {"run_id", entry.run_id},
+      {"threshold", entry.threshold ? number(*entry.threshold) : nlohmann::ordered_json(nullptr)},
+      {"threshold_reason", entry.threshold ? nlohmann::ordered_json(entry.threshold_reason)
+                                           : nlohmann::ordered_json(nullptr)},
   };
 }
 

@@ -38,7 +38,7 @@ double round_to_significant(double value) {
 json rounded(double value) { return json_fields::number_to_json(round_to_significant(value)); }
 
 json entry_to_json(const ExpectationEntry& entry) {
-  return json{
+  json object{
       {"baseline_ms", rounded(entry.baseline_ms)},
       {"optimized_ms", rounded(entry.optimized_ms)},
       {"speedup", rounded(entry.speedup)},
@@ -52,6 +52,11 @@ json entry_to_json(const ExpectationEntry& entry) {
       {"date", entry.date},
       {"run_id", entry.run_id},
   };
+  if (entry.threshold) {
+    object["threshold"] = json_fields::number_to_json(*entry.threshold);
+    object["threshold_reason"] = entry.threshold_reason;
+  }
+  return object;
 }
 
 ExpectationEntry entry_from_json(const ObjectFields& fields) {
@@ -74,6 +79,20 @@ ExpectationEntry entry_from_json(const ObjectFields& fields) {
   entry.git_commit = fields.string("git_commit");
   entry.date = fields.string("date");
   entry.run_id = fields.string("run_id");
+  if (const json* threshold = fields.optional("threshold");
+      threshold != nullptr && !threshold->is_null()) {
+    entry.threshold = json_fields::read_number(*threshold, fields.path_of("threshold"));
+    if (!(*entry.threshold >= 0 && *entry.threshold < 10)) {
+      throw JsonFieldError(fmt::format("{}: {} is not a threshold: a fraction such as 0.2 for 20%",
+                                       fields.path_of("threshold"), *entry.threshold));
+    }
+    entry.threshold_reason = fields.string("threshold_reason");
+    if (entry.threshold_reason.empty()) {
+      throw JsonFieldError(fmt::format("{}: say why this pair needs a wider threshold (the "
+                                       "measurements that show it)",
+                                       fields.path_of("threshold_reason")));
+    }
+  }
   return entry;
 }
 
@@ -423,7 +442,12 @@ int update_expectations(const RunResults& results,
         expectations_file(chapter_dir_by_chapter.at(chapter), hardware_key);
     std::map<std::string, ExpectationEntry> merged = load_expectations(file);
     for (const auto& [target, entry] : new_entries) {
-      merged[target] = entry;
+      ExpectationEntry recorded = entry;
+      if (const auto kept = merged.find(target); kept != merged.end() && kept->second.threshold) {
+        recorded.threshold = kept->second.threshold;  // set by hand: a run never changes it
+        recorded.threshold_reason = kept->second.threshold_reason;
+      }
+      merged[target] = recorded;
       ++written;
     }
     json entries = json::object();
@@ -447,6 +471,9 @@ ExpectationCheck check_against_expectation(const PairResult& pair, const Expecta
                                            const std::string& hardware_key, double threshold) {
   ExpectationCheck check;
   check.hardware_key = hardware_key;
+  if (expected != nullptr && expected->threshold && *expected->threshold > threshold) {
+    threshold = *expected->threshold;  // the pair's own, wider threshold
+  }
   check.threshold = threshold;
   if (!is_recordable(pair)) {
     check.verdict = "not_compared";
@@ -491,6 +518,9 @@ ExpectationCheck check_against_expectation(const PairResult& pair, const Expecta
     check.verdict = "as_expected";
     check.detail = fmt::format("measured {}, expected {}: not clearly more than {} away", measured,
                                expected_text, band);
+  }
+  if (expected->threshold && *expected->threshold == threshold) {
+    check.detail += fmt::format(" (this pair's threshold: {})", expected->threshold_reason);
   }
   check.detail += time_note(pair, *expected, threshold);
   return check;

@@ -453,6 +453,68 @@ TEST(Expectations, ComparisonRule) {
   EXPECT_EQ(strict[4].verdict, "as_expected");
 }
 
+TEST(Expectations, AnEntrysOwnThresholdWidensTheComparisonAndSurvivesReRecording) {
+  const ScopedTempDir dir("expectations_threshold");
+  const std::filesystem::path ch01 = dir.path() / "ch01_performance_basics";
+  RunResults first;
+  first.pairs = {recordable_pair("ch01", "launch_graph", 3.49, 3.60)};
+  ASSERT_EQ(update_expectations(first, {{"ch01", ch01}}, "h200", kProvenance), 1);
+  // A person widens the threshold of the host-bound pair by hand.
+  const std::filesystem::path file = expectations_file(ch01, "h200");
+  std::string text = read_file(file);
+  const std::string run_field = "\"run_id\": \"run-1\"";
+  const std::size_t at = text.find(run_field);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.insert(at + run_field.size(),
+              ",\n      \"threshold\": 0.2,\n      \"threshold_reason\": \"the baseline is a host "
+              "launch loop: 3.06x to 3.57x in three runs on one H200\"");
+  write_file(file, text);
+  auto entries = load_expectations(file);
+  ASSERT_TRUE(entries.at("ch01:launch_graph").threshold.has_value());
+
+  // 3.04-3.07 lies more than 5% under 3.49, but not more than 20%.
+  RunResults run;
+  run.pairs = {recordable_pair("ch01", "launch_graph", 3.04, 3.07)};
+  ExpectationCheck check =
+      check_against_expectation(run.pairs[0], &entries.at("ch01:launch_graph"), "h200");
+  EXPECT_EQ(check.verdict, "as_expected") << check.detail;
+  EXPECT_EQ(check.threshold, 0.2);
+  EXPECT_NE(check.detail.find("this pair's threshold: the baseline is a host launch loop"),
+            std::string::npos)
+      << check.detail;
+  // Far below even 20%: still a regression. A larger run threshold wins over the entry's.
+  run.pairs = {recordable_pair("ch01", "launch_graph", 2.5, 2.6)};
+  EXPECT_EQ(check_against_expectation(run.pairs[0], &entries.at("ch01:launch_graph"), "h200")
+                .verdict,
+            "regression");
+  EXPECT_EQ(check_against_expectation(run.pairs[0], &entries.at("ch01:launch_graph"), "h200", 0.5)
+                .threshold,
+            0.5);
+
+  // Re-recording keeps the hand-set threshold and its reason.
+  RunResults second;
+  second.pairs = {recordable_pair("ch01", "launch_graph", 3.0, 3.1)};
+  ASSERT_EQ(update_expectations(second, {{"ch01", ch01}}, "h200", kProvenance), 1);
+  entries = load_expectations(file);
+  EXPECT_EQ(entries.at("ch01:launch_graph").speedup_ci_low, 3.0);
+  EXPECT_EQ(entries.at("ch01:launch_graph").threshold, 0.2);
+  EXPECT_NE(entries.at("ch01:launch_graph").threshold_reason.find("host launch loop"),
+            std::string::npos);
+
+  // A threshold without a reason, or out of range, is a corrupt file.
+  write_file(file, R"({"schema_version": 1, "hardware_key": "h200", "entries": {"ch01:x": {
+      "baseline_ms": 1, "optimized_ms": 1, "speedup": 1, "speedup_ci_low": 1,
+      "speedup_ci_high": 1, "roofline_fraction": null, "ceiling": null, "gpu": "g",
+      "git_commit": "c", "date": "d", "run_id": "r", "threshold": 0.2}}})");
+  EXPECT_THROW(load_expectations(file), std::runtime_error);
+  write_file(file, R"({"schema_version": 1, "hardware_key": "h200", "entries": {"ch01:x": {
+      "baseline_ms": 1, "optimized_ms": 1, "speedup": 1, "speedup_ci_low": 1,
+      "speedup_ci_high": 1, "roofline_fraction": null, "ceiling": null, "gpu": "g",
+      "git_commit": "c", "date": "d", "run_id": "r", "threshold": -1,
+      "threshold_reason": "why"}}})");
+  EXPECT_THROW(load_expectations(file), std::runtime_error);
+}
+
 TEST(Expectations, AbsoluteTimesAreANoteNeverTheVerdict) {
   // Both variants 30% slower than recorded, the speedup unchanged: as expected, with a note.
   ExpectationEntry entry = expected_interval(4.15, 4.27);
