@@ -102,6 +102,11 @@ if want diagnose; then
   done
 fi
 
-tar czf "$OUT/visit.tgz" -C "$PWD" --exclude='visit-work/gpu_work' visit-work chapters --exclude='*.cu' --exclude='*.cuh' \
-  --exclude='*.cpp' --exclude='*.hpp' 2>/dev/null
+# One tarball: the work directory (logs, run directories, peaks, profiles) and the chapters'
+# expectations files (the bench stage may have re-recorded them). The device tool returns at most
+# 8 files from $OUT, so a work directory inside $OUT is removed once it is in the tarball.
+expectations=$(find chapters -path '*/expectations/*.json' 2>/dev/null)
+tar czf "$OUT/visit.tgz" --exclude='gpu_work' -C "$(dirname "$work")" "$(basename "$work")" \
+  -C "$PWD" $expectations 2>/dev/null || echo "warning: the tarball is incomplete"
+case "$work" in "$OUT"/*) rm -rf "$work" ;; esac
 ls -la "$OUT"
