@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "aisp/dtype.hpp"
@@ -59,6 +60,14 @@ class Context {
 
   // Number of host threads the variant may use (hardware concurrency unless limited).
   int host_threads() const;
+
+  // Marks a point inside run(): the results report, per name, the time from the start of run()
+  // to this point of its work, over every timed sample (the stream's position for GPU variants,
+  // the host clock for CPU ones). For phases a whole-run time hides: time to first token, the
+  // end of prefill. Reach each name once per run(), every run; a variant that marks is timed
+  // call by call (never graph replay). Does nothing outside timed samples (verification).
+  // docs/contract.md ("Marks").
+  void mark(std::string_view name);
 
   // Every tensor allocated so far, in order. For the harness's checks.
   const std::vector<Tensor>& tensors() const;

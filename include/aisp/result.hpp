@@ -29,6 +29,13 @@ struct SampleStats {
 enum class TimingMethod { cuda_events, graph_replay, host_clock };
 std::string_view timing_method_name(TimingMethod method);
 
+// A point the variant marked inside run() (ctx.mark): ms from the start of run(), per sample.
+struct MarkMeasurement {
+  std::string name;        // "first_token"
+  std::vector<double> ms;  // one entry per sample, in the samples' order
+  SampleStats stats;       // of ms
+};
+
 struct VariantMeasurement {
   std::string variant;  // file stem: "optimized_transpose_padded"
   TimingMethod method = TimingMethod::cuda_events;
@@ -40,6 +47,7 @@ struct VariantMeasurement {
   SampleStats host_stats;
   bool converged = false;
   std::string stop_reason;  // "noise 0.4% <= 0.5%", "timeout after 15 s at noise 2.1%", ...
+  std::vector<MarkMeasurement> marks;  // in the order run() reaches them; empty without marks
 };
 
 // optimized vs baseline: median(baseline) / median(optimized), with a bootstrap interval.

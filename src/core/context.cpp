@@ -14,6 +14,7 @@
 #include "aisp/context.hpp"
 #include "core/context_state.hpp"
 #include "core/random_fill.hpp"
+#include "measure/mark_recorder.hpp"
 
 namespace aisp {
 
@@ -57,6 +58,12 @@ bool Context::has_gpu() const { return state_->options.device >= 0; }
 int Context::device() const { return state_->options.device; }
 int Context::host_threads() const { return state_->options.host_threads; }
 const std::vector<Tensor>& Context::tensors() const { return state_->tensors; }
+
+void Context::mark(std::string_view name) {
+  if (state_->marks != nullptr) {
+    state_->marks->record(name, state_->options.stream);
+  }
+}
 
 const cudaDeviceProp& Context::device_properties() const {
   if (!has_gpu())

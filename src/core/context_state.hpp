@@ -15,6 +15,8 @@
 
 namespace aisp {
 
+class MarkRecorder;
+
 struct ContextOptions {
   std::uint64_t seed = 0;
   int device = -1;                 // -1: CPU-only variant, no CUDA calls at all
@@ -37,6 +39,7 @@ struct ContextState {
   cublasContext* cublas = nullptr;
   std::filesystem::path scratch;
   std::size_t allocated_bytes = 0;
+  MarkRecorder* marks = nullptr;  // attached by the timer around observed runs; not owned
 };
 
 }  // namespace detail

@@ -44,6 +44,7 @@ VariantTimer::VariantTimer(BenchmarkFactory factory, ContextOptions options, L2F
       warmup_range_(nvtx_range_name(kNvtxWarmup, nvtx_label)),
       probe_range_(nvtx_range_name(kNvtxProbe, nvtx_label)),
       sample_range_(nvtx_range_name(kNvtxSample, nvtx_label)) {
+  marks_ = std::make_unique<MarkRecorder>(!cpu_only());
   if (!cpu_only()) {
     AISP_CUDA_CHECK(cudaEventCreate(&start_));
     AISP_CUDA_CHECK(cudaEventCreate(&stop_));
@@ -71,6 +72,7 @@ VariantTimer::~VariantTimer() {
 void VariantTimer::add_instance() {
   NvtxRange range(setup_range_);
   contexts_.push_back(make_context(options_));
+  contexts_.back()->state().marks = marks_.get();
   instances_.push_back(factory_());
   instances_.back()->setup(*contexts_.back());
   if (!cpu_only())
@@ -79,6 +81,7 @@ void VariantTimer::add_instance() {
 
 void VariantTimer::run_all_once() {
   for (std::size_t i = 0; i < instances_.size(); ++i) {
+    marks_->begin_run();
     instances_[i]->run(*contexts_[i]);
     if (!cpu_only())
       AISP_CUDA_CHECK(cudaGetLastError());
@@ -104,12 +107,21 @@ void VariantTimer::prepare(const MeasurementSettings& settings) {
     method_note_ = "the variant asks for per-call timing";
     return;
   }
+  constexpr const char* kMarkedNote = "run() marks points (ctx.mark): timed per call";
+  if (marks_points()) {
+    method_note_ = kMarkedNote;
+    return;
+  }
   // Probe the per-call time to decide whether launch overhead would dominate. The probes are
   // not timed samples, so they carry their own NVTX range name.
   std::vector<double> probe;
   for (int i = 0; i < 5; ++i)
     probe.push_back(sample_direct(probe_range_).event_ms);
   const double run_us = median(probe) * 1e3;
+  if (marks_points()) {  // warm-up ran no call (warmup_runs 0); the probes did
+    method_note_ = kMarkedNote;
+    return;
+  }
   if (mode == TimingMode::automatic && run_us >= settings.graph_below_us) {
     method_note_ = fmt::format("{:.1f} us per call >= {:.0f} us: timed per call", run_us,
                                settings.graph_below_us);
@@ -188,9 +200,10 @@ TimedSample VariantTimer::sample() {
   if (cpu_only()) {
     NvtxRange range(sample_range_);
     const auto begin = Clock::now();
+    marks_->begin_run(begin);
     instances_.front()->run(*contexts_.front());
     const auto end = Clock::now();
-    return {0.0, elapsed_ms(begin, end)};
+    return {0.0, elapsed_ms(begin, end), marks_->resolve(nullptr)};
   }
   return method_ == TimingMethod::graph_replay ? sample_graph() : sample_direct(sample_range_);
 }
@@ -201,6 +214,7 @@ TimedSample VariantTimer::sample_direct(const std::string& range_name) {
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   NvtxRange range(range_name);
   const auto begin = Clock::now();
+  marks_->begin_run(begin);
   AISP_CUDA_CHECK(cudaEventRecord(start_, stream));
   instances_.front()->run(*contexts_.front());
   AISP_CUDA_CHECK(cudaGetLastError());
@@ -209,7 +223,7 @@ TimedSample VariantTimer::sample_direct(const std::string& range_name) {
   const auto end = Clock::now();
   float event_ms = 0;
   AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_, stop_));
-  return {event_ms, elapsed_ms(begin, end)};
+  return {event_ms, elapsed_ms(begin, end), marks_->resolve(start_)};
 }
 
 TimedSample VariantTimer::sample_graph() {
@@ -226,7 +240,7 @@ TimedSample VariantTimer::sample_graph() {
   float event_ms = 0;
   AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_, stop_));
   const double runs = runs_per_sample_;
-  return {event_ms / runs, elapsed_ms(begin, end) / runs};
+  return {event_ms / runs, elapsed_ms(begin, end) / runs, {}};
 }
 
 }  // namespace aisp

@@ -7,12 +7,14 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "aisp/benchmark.hpp"
 #include "aisp/result.hpp"
 #include "core/context_state.hpp"
 #include "measure/l2_flusher.hpp"
+#include "measure/mark_recorder.hpp"
 #include "run/run_settings.hpp"
 
 namespace aisp {
@@ -20,6 +22,8 @@ namespace aisp {
 struct TimedSample {
   double event_ms = 0;  // device time per run (0 for CPU-only variants)
   double host_ms = 0;   // host wall time per run, device-wide synchronized
+  // The run's ctx.mark points in the order reached: ms from the start of run().
+  std::vector<std::pair<std::string, double>> marks_ms;
 };
 
 class VariantTimer {
@@ -41,6 +45,8 @@ public:
   int rotating_sets() const { return static_cast<int>(instances_.size()); }
   // Why the method was chosen (e.g. a graph capture that failed and fell back to events).
   const std::string& method_note() const { return method_note_; }
+  // Whether run() marks points (ctx.mark); such a variant is timed call by call.
+  bool marks_points() const { return !marks_->names_seen().empty(); }
   Benchmark& primary() { return *instances_.front(); }
   Context& primary_context() { return *contexts_.front(); }
 
@@ -56,6 +62,7 @@ private:
   BenchmarkFactory factory_;
   ContextOptions options_;
   L2Flusher* flusher_;
+  std::unique_ptr<MarkRecorder> marks_;  // attached to every context this timer makes
   std::vector<std::unique_ptr<Benchmark>> instances_;
   std::vector<std::unique_ptr<Context>> contexts_;
   TimingMethod method_ = TimingMethod::cuda_events;

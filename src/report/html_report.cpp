@@ -908,6 +908,23 @@ std::string timing_table(const PairResult& pair) {
     return fmt::format("{}{}", m.converged ? "" : "<span class=\"warn\">not converged:</span> ",
                        esc(m.stop_reason.empty() ? "(no reason recorded)" : m.stop_reason));
   });
+  const bool marked = (pair.baseline && !pair.baseline->marks.empty()) ||
+                      (pair.optimized && !pair.optimized->marks.empty());
+  if (marked) {  // ctx.mark points: time from the start of run(), median [p05, p95]
+    html += add("Marks (from the start of run())", [](const VariantMeasurement& m) {
+      if (m.marks.empty()) {
+        return std::string(kAbsent);
+      }
+      std::string text;
+      for (const MarkMeasurement& mark : m.marks) {
+        text += fmt::format("{}<code>{}</code> {} [{}, {}]", text.empty() ? "" : "<br>",
+                            esc(mark.name), esc(rf::format_duration_ms(mark.stats.median)),
+                            esc(rf::format_duration_ms(mark.stats.p05)),
+                            esc(rf::format_duration_ms(mark.stats.p95)));
+      }
+      return text;
+    });
+  }
   return html + "</table>\n";
 }
 

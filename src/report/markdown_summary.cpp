@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "report/marks_format.hpp"
 #include "report/profile_format.hpp"
 #include "report/report_format.hpp"
 
@@ -185,6 +186,9 @@ std::string render_markdown_summary(const RunResults& results, const nlohmann::j
     }
   }
   text += items.empty() ? "None: every pair passed.\n" : items;
+  if (const std::string marks = marks_format::render_marks_markdown(results); !marks.empty()) {
+    text += (text.ends_with("\n\n") ? "" : "\n") + marks;
+  }
   if (const std::string profiles = profile_format::render_profile_markdown(results);
       !profiles.empty()) {
     text += (text.ends_with("\n\n") ? "" : "\n") + profiles;

@@ -93,7 +93,7 @@ json numbers_to_json(const std::vector<double>& values) {
 }
 
 json measurement_to_json(const VariantMeasurement& measurement) {
-  return json{
+  json object{
       {"variant", measurement.variant},
       {"method", timing_method_name(measurement.method)},
       {"runs_per_sample", measurement.runs_per_sample},
@@ -105,6 +105,16 @@ json measurement_to_json(const VariantMeasurement& measurement) {
       {"converged", measurement.converged},
       {"stop_reason", measurement.stop_reason},
   };
+  if (!measurement.marks.empty()) {
+    json marks = json::array();
+    for (const MarkMeasurement& mark : measurement.marks) {
+      marks.push_back(json{{"name", mark.name},
+                           {"ms", numbers_to_json(mark.ms)},
+                           {"stats", stats_to_json(mark.stats)}});
+    }
+    object["marks"] = std::move(marks);
+  }
+  return object;
 }
 
 json speedup_to_json(const Speedup& speedup) {
@@ -261,6 +271,15 @@ VariantMeasurement measurement_from_json(const ObjectFields& fields) {
   measurement.host_stats = stats_from_json(fields.object("host_stats"));
   measurement.converged = fields.boolean("converged");
   measurement.stop_reason = fields.string("stop_reason");
+  if (fields.optional("marks") != nullptr) {  // absent without marks and in older files
+    const json& marks = fields.array("marks");
+    const std::string marks_path = fields.path_of("marks");
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+      const ObjectFields mark(marks[i], json_fields::element_path(marks_path, i));
+      measurement.marks.push_back(MarkMeasurement{mark.string("name"), read_numbers(mark, "ms"),
+                                                  stats_from_json(mark.object("stats"))});
+    }
+  }
   return measurement;
 }
 

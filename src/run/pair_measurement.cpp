@@ -11,6 +11,7 @@
 #include "aisp/check.hpp"
 #include "measure/bootstrap.hpp"
 #include "measure/l2_flusher.hpp"
+#include "measure/mark_series.hpp"
 #include "measure/nvtx_ranges.hpp"
 #include "measure/roofline.hpp"
 #include "measure/statistics.hpp"
@@ -272,16 +273,18 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
   const StoppingSettings stopping = stopping_settings_from(settings);
   StoppingCriterion baseline_stop(stopping), optimized_stop(stopping);
   std::vector<double> b_event, b_host, o_event, o_host;
+  MarkSeries b_marks, o_marks;
   const auto start = std::chrono::steady_clock::now();
   auto wall = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   auto take = [](VariantTimer& timer, StoppingCriterion& stop, std::vector<double>& events,
-                 std::vector<double>& hosts) {
+                 std::vector<double>& hosts, MarkSeries& marks) {
     const TimedSample s = timer.sample();
     const bool host = timer.method() == TimingMethod::host_clock;
     if (!host) events.push_back(s.event_ms);
     hosts.push_back(s.host_ms);
+    marks.add(s.marks_ms);
     stop.add((host ? s.host_ms : s.event_ms) * 1e-3);
   };
   // Interleaved, alternating which goes first, so drift (clocks, temperature) hits both alike
@@ -290,11 +293,11 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
   bool baseline_done = false, optimized_done = false;
   for (std::size_t round = 0; !(baseline_done && optimized_done); ++round) {
     if (round % 2 == 0) {
-      if (!baseline_done) take(baseline, baseline_stop, b_event, b_host);
-      if (!optimized_done) take(optimized, optimized_stop, o_event, o_host);
+      if (!baseline_done) take(baseline, baseline_stop, b_event, b_host, b_marks);
+      if (!optimized_done) take(optimized, optimized_stop, o_event, o_host, o_marks);
     } else {
-      if (!optimized_done) take(optimized, optimized_stop, o_event, o_host);
-      if (!baseline_done) take(baseline, baseline_stop, b_event, b_host);
+      if (!optimized_done) take(optimized, optimized_stop, o_event, o_host, o_marks);
+      if (!baseline_done) take(baseline, baseline_stop, b_event, b_host, b_marks);
     }
     const double t = wall();
     baseline_done = baseline_done || baseline_stop.should_stop(t);
@@ -307,6 +310,8 @@ void measure_pair(const PairInfo& pair, const MeasurementSettings& settings, boo
                                       std::move(b_host), baseline_stop, wall_s);
   result.optimized = summarize_variant(pair.optimized->stem, optimized, std::move(o_event),
                                        std::move(o_host), optimized_stop, wall_s);
+  result.baseline->marks = b_marks.summarize();
+  result.optimized->marks = o_marks.summarize();
   const bool host = baseline.method() == TimingMethod::host_clock;
   result.speedup = bootstrap_speedup(host ? result.baseline->host_ms : result.baseline->event_ms,
                                      host ? result.optimized->host_ms : result.optimized->event_ms,

@@ -19,6 +19,7 @@
 
 #include "profile/pair_profiler.hpp"
 #include "report/expectations.hpp"
+#include "report/marks_format.hpp"
 #include "report/profile_format.hpp"
 #include "report/quarantine.hpp"
 #include "report/results_json.hpp"
@@ -331,6 +332,8 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
       result.profile = profiler.profile(pair, result, directory, g_interrupted,
                                         [&](const std::string& phase) { progress.show(phase); });
     progress.finish(result);
+    if (const std::string marks = marks_format::format_marks_line(result); !marks.empty())
+      fmt::print(out, "      {} {}\n", result.target, marks);
     if (result.profile)
       fmt::print(out, "      {} {}\n", result.target,
                  profile_format::format_profile_line(*result.profile));

@@ -55,6 +55,7 @@ VariantMeasurement full_measurement(const std::string& variant, double base) {
   measurement.host_stats = full_stats(base * 1.5);
   measurement.converged = true;
   measurement.stop_reason = "noise 0.4% <= 0.5%";
+  measurement.marks = {MarkMeasurement{"first_token", {base * 0.25, base * 0.3}, full_stats(base * 0.25)}};
   return measurement;
 }
 
@@ -179,6 +180,12 @@ void expect_same(const std::optional<VariantMeasurement>& actual,
   expect_same(actual->host_stats, expected->host_stats);
   EXPECT_EQ(actual->converged, expected->converged);
   EXPECT_EQ(actual->stop_reason, expected->stop_reason);
+  ASSERT_EQ(actual->marks.size(), expected->marks.size());
+  for (std::size_t i = 0; i < expected->marks.size(); ++i) {
+    EXPECT_EQ(actual->marks[i].name, expected->marks[i].name);
+    EXPECT_EQ(actual->marks[i].ms, expected->marks[i].ms);
+    expect_same(actual->marks[i].stats, expected->marks[i].stats);
+  }
 }
 
 void expect_same(const std::optional<Speedup>& actual, const std::optional<Speedup>& expected) {

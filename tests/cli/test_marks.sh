@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# ctx.mark end to end with the CPU test pairs of tests/pairs/ch95_marks: the harness reports each
+# mark's time from the start of run() where the sleeps put it (baseline first token >= 2 ms into a
+# >= 3 ms run, optimized >= 0.5 ms into >= 1 ms), in results.json, results.jsonl, summary.md and
+# the terminal; a mark reached twice in one run, or only in some runs, fails the pair naming it.
+# Arguments: $1 the aisp binary, $2 the aisp_test_suite binary, $3 a scratch directory.
+set -u
+suite=$2
+work=$3
+rm -rf "$work"
+mkdir -p "$work"
+failures=0
+source "$(dirname "$0")/../support/cli_expect.sh"
+
+expect "a marked pair passes and prints its marks" 0 stdout \
+  "ch95:marked marks (from the start of run(), median [p05, p95]): baseline first_token" \
+  "$suite" bench run -t ch95:marked --min-time 0.2 --artifacts-dir "$work/marked"
+run=$(run_dir_in "$work/marked")
+python3 - "$run" <<'PY' || fail "the marks in the result files are not where the sleeps put them"
+import json, sys
+run = sys.argv[1]
+pair = json.load(open(f"{run}/results.json"))["pairs"][0]
+problems = []
+for role, low, high, whole_low in (("baseline", 2.0, 2.9, 3.0), ("optimized", 0.5, 0.95, 1.0)):
+    variant = pair[role]
+    marks = variant.get("marks", [])
+    if [m["name"] for m in marks] != ["first_token"]:
+        problems.append(f"{role}: marks {marks!r}")
+        continue
+    mark = marks[0]
+    median = mark["stats"]["median"]
+    if not low <= median <= high:
+        problems.append(f"{role}: first_token median {median} ms, wanted {low}-{high}")
+    if len(mark["ms"]) != len(variant["host_ms"]):
+        problems.append(f"{role}: {len(mark['ms'])} mark samples for {len(variant['host_ms'])} samples")
+    if not all(m < total for m, total in zip(mark["ms"], variant["host_ms"])):
+        problems.append(f"{role}: a mark came after the end of its run")
+    if variant["stats"]["median"] < whole_low:
+        problems.append(f"{role}: whole run {variant['stats']['median']} ms, wanted >= {whole_low}")
+line = json.loads(open(f"{run}/results.jsonl").readline())
+if line["optimized"].get("marks", [{}])[0].get("name") != "first_token":
+    problems.append("results.jsonl lacks the marks")
+for problem in problems:
+    print("FAIL:", problem)
+sys.exit(1 if problems else 0)
+PY
+grep -qF "## Marks (time from the start of run())" "$run/summary.md" ||
+  fail "summary.md has no Marks section"
+grep -qE "^\| ch95:marked \| baseline_marked \| first_token \| 2\.[0-9]+ ms" "$run/summary.md" ||
+  fail "summary.md lacks the baseline's first_token row"
+
+expect "bench report writes the marks into the pair's detail" 0 stdout "report.html" \
+  "$1" bench report "$run"
+grep -qF "Marks (from the start of run())</th><td><code>first_token</code> 2." "$run/report.html" ||
+  fail "report.html lacks the baseline's first_token mark"
+
+expect "a mark reached twice in one run fails the pair" 1 stdout \
+  "ctx.mark(\"first_token\") was reached twice in one run()" \
+  "$suite" bench run -t ch95:mark_twice --min-time 0.05 --artifacts-dir "$work/twice"
+expect "a mark reached only in some runs fails the pair" 1 stdout \
+  "every run() must reach the same ctx.mark points" \
+  "$suite" bench run -t ch95:mark_sometimes --min-time 0.05 --artifacts-dir "$work/sometimes"
+expect "verification does not record marks (bench verify passes)" 0 stdout "PASS" \
+  "$suite" bench verify -t ch95:marked --artifacts-dir "$work/verify"
+
+if [[ $failures -gt 0 ]]; then
+  echo "$failures check(s) failed"
+  exit 1
+fi
+echo "all checks passed"

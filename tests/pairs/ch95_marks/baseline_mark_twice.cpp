@@ -1,0 +1,11 @@
+// Baseline of the 'mark_twice' fault pair: honest, one mark per run.
+#include "marked_problem.hpp"
+
+namespace aisp::test_pairs {
+struct BaselineMarkTwice : MarkedProblem {
+  void run(Context& ctx) override {
+    generate(ctx, std::chrono::microseconds(200), std::chrono::microseconds(200));
+  }
+};
+}  // namespace aisp::test_pairs
+AISP_VARIANT(aisp::test_pairs::BaselineMarkTwice)
