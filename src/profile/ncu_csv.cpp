@@ -9,11 +9,27 @@
 #include "measure/statistics.hpp"
 
 namespace aisp {
+
+// ncu prints a kernel in an anonymous namespace as "unnamed>::add_one(float *, int)" (seen with
+// CUDA 13.0's ncu): the demangler's "<unnamed>" with its '<' cut off at the start of the name.
+// Shown as the C++ demangler writes it, "(anonymous namespace)::add_one(float *, int)"; a
+// "<unnamed>::" inside the name (a template argument) is rewritten the same way.
+std::string readable_kernel_name(std::string name) {
+  constexpr std::string_view kAnonymous = "(anonymous namespace)::";
+  constexpr std::string_view kCutPrefix = "unnamed>::";
+  constexpr std::string_view kWhole = "<unnamed>::";
+  if (name.starts_with(kCutPrefix)) {
+    name.replace(0, kCutPrefix.size(), kAnonymous);
+  }
+  for (std::size_t at = name.find(kWhole); at != std::string::npos; at = name.find(kWhole, at)) {
+    name.replace(at, kWhole.size(), kAnonymous);
+    at += kAnonymous.size();
+  }
+  return name;
+}
+
 namespace {
 
-// One record starting at text[pos] (which is '"'): quoted cells ("" is a quote inside), unquoted
-// cells up to the next comma, a record ending at a line break outside quotes. Returns the
-// position after the record's line break.
 std::size_t parse_record(std::string_view text, std::size_t pos, std::vector<std::string>& cells) {
   std::string cell;
   bool quoted = false;
@@ -215,7 +231,8 @@ NcuKernelSummary summarize_ncu_kernels(const NcuRawTable& table, const NcuMetric
   std::vector<std::vector<std::vector<double>>> values;
   std::vector<std::vector<std::string>> units;
   for (const std::vector<std::string>& row : table.rows) {
-    const std::string name = name_column ? row[*name_column] : std::string("(unnamed kernel)");
+    const std::string name =
+        name_column ? readable_kernel_name(row[*name_column]) : std::string("(unnamed kernel)");
     auto [found, inserted] = kernel_index.try_emplace(name, summary.kernels.size());
     if (inserted) {
       ProfiledKernel kernel;

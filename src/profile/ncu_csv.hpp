@@ -55,6 +55,10 @@ struct NcuKernelSummary {
 // launches that have a value. A metric no launch has is left out.
 NcuKernelSummary summarize_ncu_kernels(const NcuRawTable& table, const NcuMetricSet& set);
 
+// A kernel name as the reports show it: ncu's "unnamed>::f(int)" (its "<unnamed>" with the '<'
+// cut off) and "<unnamed>::" become "(anonymous namespace)::"; other names are unchanged.
+std::string readable_kernel_name(std::string name);
+
 // ncu's own error lines ("==ERROR== ..."), at most three, joined with "; ", with a note when they
 // say the GPU's performance counters are restricted to administrators (ERR_NVGPUCTRPERM). Empty
 // when the output holds none.

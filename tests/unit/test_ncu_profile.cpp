@@ -159,6 +159,16 @@ TEST(NcuCsv, SummaryPerKernelMediansAndTotals) {
   EXPECT_EQ(summary.kernels[1].launches, 1);
 }
 
+TEST(NcuCsv, AnonymousNamespaceKernelsGetTheirCppName) {
+  // As ncu 2025 (CUDA 13.0) printed ch01:launch_graph's kernel on the H200.
+  EXPECT_EQ(readable_kernel_name("unnamed>::add_one(float *, int)"),
+            "(anonymous namespace)::add_one(float *, int)");
+  EXPECT_EQ(readable_kernel_name("void copy<<unnamed>::Tile>(float *)"),
+            "void copy<(anonymous namespace)::Tile>(float *)");
+  EXPECT_EQ(readable_kernel_name("copy_strided"), "copy_strided");
+  EXPECT_EQ(readable_kernel_name(""), "");
+}
+
 TEST(NcuCsv, DeepSetStoresPrefixedColumns) {
   const auto table = parse_ncu_raw_csv(kRawCsv);
   ASSERT_TRUE(table.has_value());
