@@ -144,27 +144,7 @@ std::string render_expectations_text(const std::vector<ListedExpectation>& liste
                     entry.threshold ? rf::format_percent(*entry.threshold) + " (own)"
                                     : std::string("default")});
   }
-  std::vector<std::size_t> widths(rows.front().size(), 0);
-  for (const auto& row : rows) {
-    for (std::size_t column = 0; column < row.size(); ++column) {
-      widths[column] = std::max(widths[column], rf::display_width(row[column]));
-    }
-  }
-  std::string text;
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t column = 0; column < row.size(); ++column) {
-      line += row[column];
-      if (column + 1 < row.size()) {
-        line += std::string(widths[column] - rf::display_width(row[column]) + 2, ' ');
-      }
-    }
-    while (!line.empty() && line.back() == ' ') {
-      line.pop_back();
-    }
-    text += line + "\n";
-  }
-  return text;
+  return rf::render_columns(rows);
 }
 
 nlohmann::ordered_json expectation_to_json(const ListedExpectation& item) {

@@ -14,6 +14,7 @@
 #include <initializer_list>
 #include <map>
 #include <ostream>
+#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -122,7 +123,14 @@ class FigureRecorder {
     return std::any_of(names.begin(), names.end(), [&](std::string_view name) { return wants(name); });
   }
 
+  // Every figure measured must be listed in peak_figure_names(), which --figures checks names
+  // against: a figure missing there could never be selected.
   bool wants(std::string_view name) const {
+    const auto& known = peak_figure_names();
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      throw std::logic_error(fmt::format("bench peak: figure '{}' is not in peak_figure_names()",
+                                         name));
+    }
     return selected_.empty() ||
            std::find(selected_.begin(), selected_.end(), name) != selected_.end();
   }
@@ -384,14 +392,14 @@ nlohmann::ordered_json figure_to_json(const PeakFigure& figure) {
   json["stored"] = figure.stored;
   json["source"] = figure.source;
   if (figure.anchor) {
-    const bool judged = figure.anchor->kind == peak::AnchorKind::gpu_ceiling;
+    const bool judged = figure.anchor->kind == AnchorKind::gpu_ceiling;
     json["anchor"] = {{"low", figure.anchor->low},
                       {"high", figure.anchor->high},
                       {"kind", judged ? "gpu_ceiling" : "host_dependent"},
                       {"source", figure.anchor->source}};
     json["ratio_to_anchor"] = figure.median / figure.anchor->middle();
     json["agrees_with_anchor"] =
-        judged ? nlohmann::ordered_json(peak::agrees_with_anchor(figure.median, *figure.anchor))
+        judged ? nlohmann::ordered_json(agrees_with_anchor(figure.median, *figure.anchor))
                : nlohmann::ordered_json(nullptr);
   } else {
     json["anchor"] = nullptr;
@@ -496,12 +504,12 @@ std::string format_peak_report(const PeakReport& report) {
       any_anchor = true;
       anchor = figure.anchor->value_text();
       ratio = fmt::format("{:.2f}", figure.median / figure.anchor->middle());
-      if (figure.anchor->kind == peak::AnchorKind::host_dependent) {
+      if (figure.anchor->kind == AnchorKind::host_dependent) {
         agreement = "host";
         ++host_dependent;
       } else {
         ++judged;
-        const bool agrees = peak::agrees_with_anchor(figure.median, *figure.anchor);
+        const bool agrees = agrees_with_anchor(figure.median, *figure.anchor);
         agreeing += agrees ? 1 : 0;
         agreement = agrees ? "within 5%" : "OFF";
       }
@@ -638,7 +646,7 @@ int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostr
   }
   choose_stored_figures(report.figures);
   for (PeakFigure& figure : report.figures) {
-    figure.anchor = peak::anchor_for_figure(figure.name, report.hardware_key);
+    figure.anchor = anchor_for_figure(figure.name, report.hardware_key);
   }
   write_sources(report);
   for (const PeakFigure& figure : report.figures) {

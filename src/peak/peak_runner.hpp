@@ -14,7 +14,7 @@
 
 #include "aisp/benchmark.hpp"
 #include "aisp/result.hpp"
-#include "peak/anchor_figures.hpp"
+#include "system/anchor_figures.hpp"
 #include "system/ceilings.hpp"
 
 namespace aisp {
@@ -52,7 +52,7 @@ struct PeakFigure {
   bool stored = false;                 // chosen to be stored (choose_stored_figures)
   std::string source;                  // the source string stored with it
   // ANCHORS.md's figure for this measurement, and whether it should agree (anchor_figures.hpp).
-  std::optional<peak::FigureAnchor> anchor;
+  std::optional<FigureAnchor> anchor;
 };
 
 struct PeakReport {

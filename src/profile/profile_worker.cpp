@@ -18,6 +18,7 @@
 #include "profile/pair_profiler.hpp"
 #include "run/device_snapshot.hpp"
 #include "run/worker_channel.hpp"
+#include "run/worker_target.hpp"
 
 namespace aisp {
 namespace {
@@ -76,20 +77,8 @@ int run_profile_worker(const std::string& target, const MeasurementSettings& set
                        const std::string& role, int out_fd) {
   const WorkerChannel channel(out_fd);
   PairResult result;
-  result.target = target;
-  const auto catalog = build_pair_catalog(registered_variants(), nullptr);
-  const auto found = std::find_if(catalog.begin(), catalog.end(),
-                                  [&](const PairInfo& p) { return p.target == target; });
-  if (found == catalog.end()) {
-    result.status = PairStatus::failed;
-    result.reason = fmt::format("worker: no pair '{}' in this binary", target);
-    channel.result(result);
-    return 2;
-  }
-  result.chapter = found->chapter;
-  result.pair = found->pair;
-  result.baseline_variant = found->baseline->stem;
-  result.optimized_variant = found->optimized->stem;
+  const std::optional<PairInfo> found = begin_worker_result(target, channel, result);
+  if (!found) return 2;
   const bool baseline = role == "baseline";
   try {
     profile_variant_samples(target, baseline ? *found->baseline : *found->optimized, settings,

@@ -1,6 +1,5 @@
 #include "report/csv_export.hpp"
 
-#include <array>
 #include <cmath>
 #include <optional>
 
@@ -60,19 +59,11 @@ void append_expectation(std::vector<std::string>& row, const std::optional<Expec
   row.push_back(optional_number_cell(check->expected_ci_high));
 }
 
-// The headline metrics, in the order of the profile_* columns after the device time.
-constexpr std::array<std::string_view, 4> kProfileMetrics{
-    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
-    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-    "sm__warps_active.avg.pct_of_peak_sustained_active",
-};
-
 // A variant's profile: device time per run, its dominant kernel and that kernel's headline
-// metrics (empty cells where not collected).
+// metrics (profile_format::kHeadlineMetrics; empty cells where not collected).
 void append_variant_profile(std::vector<std::string>& row,
                             const std::optional<VariantProfile>& variant) {
-  const std::size_t cells = 2 + kProfileMetrics.size();
+  const std::size_t cells = 2 + profile_format::kHeadlineMetrics.size();
   if (!variant || variant->status != ProfileStatus::collected) {
     row.insert(row.end(), cells, std::string());
     return;
@@ -80,7 +71,7 @@ void append_variant_profile(std::vector<std::string>& row,
   row.push_back(number_cell(variant->duration_ms_per_run));
   const ProfiledKernel* kernel = profile_format::dominant_kernel(*variant);
   row.push_back(kernel ? kernel->name : std::string());
-  for (const std::string_view name : kProfileMetrics) {
+  for (const std::string_view name : profile_format::kHeadlineMetrics) {
     const ProfileMetric* metric = kernel ? profile_format::find_metric(*kernel, name) : nullptr;
     row.push_back(metric ? number_cell(metric->median) : std::string());
   }

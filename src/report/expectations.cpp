@@ -533,11 +533,17 @@ compare_with_expectations(const RunResults& results,
   std::vector<ExpectationCheck> checks;
   checks.reserve(results.pairs.size());
   for (const PairResult& pair : results.pairs) {
-    const auto found = expectations.find(pair.target);
-    checks.push_back(check_against_expectation(
-        pair, found == expectations.end() ? nullptr : &found->second, hardware_key, threshold));
+    checks.push_back(check_with_expectations(pair, expectations, hardware_key, threshold));
   }
   return checks;
+}
+
+ExpectationCheck check_with_expectations(
+    const PairResult& pair, const std::map<std::string, ExpectationEntry>& expectations,
+    const std::string& hardware_key, double threshold) {
+  const auto found = expectations.find(pair.target);
+  return check_against_expectation(pair, found == expectations.end() ? nullptr : &found->second,
+                                   hardware_key, threshold);
 }
 
 }  // namespace aisp

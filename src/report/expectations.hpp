@@ -135,8 +135,13 @@ ExpectationCheck check_against_expectation(const PairResult& pair, const Expecta
                                            const std::string& hardware_key,
                                            double threshold = kDefaultExpectationThreshold);
 
-// check_against_expectation for every pair of `results`, in order, looking each target up in
-// `expectations` (targets of every chapter of the run).
+// check_against_expectation for one pair, looking its target up in `expectations` (targets of
+// every chapter of the run); `bench run` calls it as each pair finishes.
+ExpectationCheck check_with_expectations(
+    const PairResult& pair, const std::map<std::string, ExpectationEntry>& expectations,
+    const std::string& hardware_key, double threshold = kDefaultExpectationThreshold);
+
+// check_with_expectations for every pair of `results`, in order.
 std::vector<ExpectationCheck> compare_with_expectations(
     const RunResults& results, const std::map<std::string, ExpectationEntry>& expectations,
     const std::string& hardware_key, double threshold = kDefaultExpectationThreshold);

@@ -14,10 +14,10 @@ namespace rf = report_format;
 
 // The metrics a one-line summary shows, with their short names.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kHeadline{{
-    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "SM"},
-    {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "memory"},
-    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM"},
-    {"sm__warps_active.avg.pct_of_peak_sustained_active", "occupancy"},
+    {kHeadlineMetrics[0], "SM"},
+    {kHeadlineMetrics[1], "memory"},
+    {kHeadlineMetrics[2], "DRAM"},
+    {kHeadlineMetrics[3], "occupancy"},
 }};
 
 constexpr std::string_view kDuration = "gpu__time_duration.sum";

@@ -3,12 +3,22 @@
 // HTML report's per-pair table uses. docs/profiling.md describes the profile itself.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
 
 #include "aisp/result.hpp"
 
 namespace aisp::profile_format {
+
+// The headline metrics every report shows for a kernel, in this order: SM throughput, memory
+// throughput, DRAM throughput (% of peak, elapsed) and achieved occupancy (% of peak, active).
+inline constexpr std::array<std::string_view, 4> kHeadlineMetrics{
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+};
 
 // The metric `name` of `kernel`; nullptr when it was not collected.
 const ProfileMetric* find_metric(const ProfiledKernel& kernel, std::string_view name);

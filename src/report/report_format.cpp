@@ -249,6 +249,31 @@ std::size_t display_width(std::string_view utf8) {
   return width;
 }
 
+std::string render_columns(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (std::size_t column = 0; column < row.size(); ++column) {
+      widths[column] = std::max(widths[column], display_width(row[column]));
+    }
+  }
+  std::string text;
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t column = 0; column < row.size(); ++column) {
+      line += row[column];
+      if (column + 1 < row.size()) {
+        line += std::string(widths[column] - display_width(row[column]) + 2, ' ');
+      }
+    }
+    while (!line.empty() && line.back() == ' ') {
+      line.pop_back();
+    }
+    text += line + "\n";
+  }
+  return text;
+}
+
 StatusCounts count_statuses(const RunResults& results) {
   StatusCounts counts;
   for (const PairResult& pair : results.pairs) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "aisp/result.hpp"
@@ -53,6 +54,10 @@ std::string single_line(std::string_view text, std::size_t max_chars = 0);
 
 // Columns the text occupies on a terminal: UTF-8 code points (all the symbols used are narrow).
 std::size_t display_width(std::string_view utf8);
+
+// Rows of cells as text columns: each column as wide as its widest cell (display_width) plus two
+// spaces, trailing spaces trimmed, one line per row.
+std::string render_columns(const std::vector<std::vector<std::string>>& rows);
 
 struct StatusCounts {
   std::size_t total = 0;

@@ -214,9 +214,7 @@ struct CommittedExpectations {
   double threshold = kDefaultExpectationThreshold;
 
   ExpectationCheck check(const PairResult& pair) const {
-    const auto found = entries.find(pair.target);
-    return check_against_expectation(pair, found == entries.end() ? nullptr : &found->second,
-                                     hardware_key, threshold);
+    return check_with_expectations(pair, entries, hardware_key, threshold);
   }
 };
 

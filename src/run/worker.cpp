@@ -9,6 +9,7 @@
 #include "run/pair_measurement.hpp"
 #include "run/suite_runner.hpp"
 #include "run/worker_channel.hpp"
+#include "run/worker_target.hpp"
 
 namespace aisp {
 
@@ -16,20 +17,8 @@ int run_worker(const std::string& target, const MeasurementSettings& settings, b
                int out_fd) {
   const WorkerChannel channel(out_fd);
   PairResult result;
-  result.target = target;
-  const auto catalog = build_pair_catalog(registered_variants(), nullptr);
-  const auto found = std::find_if(catalog.begin(), catalog.end(),
-                                  [&](const PairInfo& p) { return p.target == target; });
-  if (found == catalog.end()) {
-    result.status = PairStatus::failed;
-    result.reason = fmt::format("worker: no pair '{}' in this binary", target);
-    channel.result(result);
-    return 2;
-  }
-  result.chapter = found->chapter;
-  result.pair = found->pair;
-  result.baseline_variant = found->baseline->stem;
-  result.optimized_variant = found->optimized->stem;
+  const std::optional<PairInfo> found = begin_worker_result(target, channel, result);
+  if (!found) return 2;
   const auto start = std::chrono::steady_clock::now();
   try {
     measure_pair(*found, settings, verify_only, channel, result);

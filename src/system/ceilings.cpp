@@ -14,6 +14,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "system/anchor_figures.hpp"
+
 namespace aisp {
 namespace {
 
@@ -59,48 +61,11 @@ const CeilingDescription& describe(Ceiling ceiling) {
                                              : kCeilingDescriptions[0];
 }
 
-// One measured figure. Only numbers read on our machines belong here; docs/system-info.md
-// reproduces this table and ANCHORS.md holds the measurements' full record.
-struct MeasuredCeiling {
-  std::string_view hardware_key;
-  Ceiling ceiling;
-  double value;             // in ceiling_unit(ceiling)
-  std::string_view where;   // the machine, toolkit and date
-  std::string_view method;  // how it was measured
-};
-
-constexpr std::string_view kH200 = "ANCHORS.md: measured on H200, CUDA 13.0, 2026-11-21";
-constexpr std::string_view kH100 =
-    "ANCHORS.md: an H100 measured by the project, figure given as approximate (SXM: the figures "
-    "exceed what an H100 PCIe reaches)";
-
-constexpr std::array<MeasuredCeiling, 11> kMeasuredCeilings{{
-    {"h200", Ceiling::hbm_bandwidth, 4275, kH200,
-     "cudaMemcpyAsync device-to-device of 4 GiB, median of 20, bytes read + written"},
-    {"h200", Ceiling::host_to_device_pinned, 55, kH200, "1 GiB cudaMemcpy from pinned memory"},
-    {"h200", Ceiling::device_to_host_pinned, 55, kH200, "1 GiB cudaMemcpy to pinned memory"},
-    {"h200", Ceiling::host_to_device_pageable, 6.3, kH200,
-     "1 GiB cudaMemcpy from malloc'd (pageable) memory"},
-    {"h200", Ceiling::fp32_simt, 50.6, kH200, "cuBLAS SGEMM 8192^3, no tensor cores"},
-    {"h200", Ceiling::tf32_tensor, 406, kH200, "cuBLAS TF32 GEMM 8192^3"},
-    {"h200", Ceiling::bf16_tensor, 770, kH200,
-     "cuBLAS BF16 GEMM 8192^3 (cublasGemmEx, fp32 accumulate, random data); 770 is the middle "
-     "of the measured 764-776 range"},
-    {"h200", Ceiling::fp8_tensor, 1438, kH200,
-     "cuBLASLt FP8 e4m3 GEMM 8192^3, TN layout, bf16 output"},
-    {"h200", Ceiling::graph_node_launch, 0.68, kH200,
-     "CUDA graph of 1000 empty kernels, host clock, cost per node"},
-    {"h100_sxm", Ceiling::hbm_bandwidth, 3000, kH100,
-     "device-to-device copy, about 3.0 TB/s (bytes read + written)"},
-    {"h100_sxm", Ceiling::bf16_tensor, 798, kH100, "cuBLAS BF16 GEMM, about 798 TFLOP/s"},
-}};
-
+// The built-in figure: ANCHORS.md's row that stands for the ceiling (src/system/anchor_figures.cpp
+// holds the one table of them; docs/system-info.md reproduces it), the middle of a range.
 std::optional<CeilingValue> find_measured(std::string_view hardware_key, Ceiling ceiling) {
-  for (const MeasuredCeiling& row : kMeasuredCeilings) {
-    if (row.hardware_key == hardware_key && row.ceiling == ceiling) {
-      return CeilingValue{row.value, std::string(ceiling_unit(ceiling)),
-                          fmt::format("{}; {}", row.where, row.method)};
-    }
+  if (const std::optional<FigureAnchor> anchor = anchor_for_ceiling(ceiling, hardware_key)) {
+    return CeilingValue{anchor->middle(), std::string(ceiling_unit(ceiling)), anchor->source};
   }
   return std::nullopt;
 }

@@ -529,26 +529,7 @@ std::string render_audit_text(const std::vector<PairAudit>& audits) {
     }
     rows.push_back(std::move(row));
   }
-  std::vector<std::size_t> widths(header.size(), 0);
-  for (const auto& row : rows) {
-    for (std::size_t column = 0; column < row.size(); ++column) {
-      widths[column] = std::max(widths[column], rf::display_width(row[column]));
-    }
-  }
-  std::string text;
-  for (const auto& row : rows) {
-    std::string line;
-    for (std::size_t column = 0; column < row.size(); ++column) {
-      line += row[column];
-      if (column + 1 < row.size()) {
-        line += std::string(widths[column] - rf::display_width(row[column]) + 2, ' ');
-      }
-    }
-    while (!line.empty() && line.back() == ' ') {
-      line.pop_back();
-    }
-    text += line + "\n";
-  }
+  std::string text = rf::render_columns(rows);
   for (const PairAudit& audit : audits) {
     if (audit.complete()) {
       continue;

@@ -117,7 +117,7 @@ TEST(PeakReport, TableComparesWithAnchorsAndSaysWhatWasSkipped) {
   PeakReport report = sample_report();
   choose_stored_figures(report.figures);
   for (PeakFigure& figure : report.figures) {
-    figure.anchor = peak::anchor_for_figure(figure.name, report.hardware_key);
+    figure.anchor = anchor_for_figure(figure.name, report.hardware_key);
   }
   report.stored_count = 3;
   const std::string text = format_peak_report(report);
@@ -144,7 +144,7 @@ TEST(PeakReport, AGpuCeilingOutsideTheToleranceIsMarkedOff) {
   report.figures = {measured("bf16_gemm", "TFLOP/s", Ceiling::bf16_tensor, 700),
                     measured("tf32_gemm", "TFLOP/s", Ceiling::tf32_tensor, 420)};
   for (PeakFigure& figure : report.figures) {
-    figure.anchor = peak::anchor_for_figure(figure.name, report.hardware_key);
+    figure.anchor = anchor_for_figure(figure.name, report.hardware_key);
     ASSERT_TRUE(figure.anchor.has_value()) << figure.name;
   }
   const std::string text = format_peak_report(report);
@@ -160,19 +160,19 @@ TEST(PeakReport, AGpuCeilingOutsideTheToleranceIsMarkedOff) {
 }
 
 TEST(PeakAnchors, RangesAndToleranceAndHostFigures) {
-  const auto bf16 = peak::anchor_for_figure("bf16_gemm", "h200");
+  const auto bf16 = anchor_for_figure("bf16_gemm", "h200");
   ASSERT_TRUE(bf16.has_value());
   EXPECT_EQ(bf16->value_text(), "764-776");
-  EXPECT_TRUE(peak::agrees_with_anchor(764 * 0.951, *bf16));
-  EXPECT_TRUE(peak::agrees_with_anchor(776 * 1.049, *bf16));
-  EXPECT_FALSE(peak::agrees_with_anchor(764 * 0.949, *bf16));
-  EXPECT_FALSE(peak::agrees_with_anchor(776 * 1.051, *bf16));
-  const auto pageable = peak::anchor_for_figure("host_to_device_pageable", "h200");
+  EXPECT_TRUE(agrees_with_anchor(764 * 0.951, *bf16));
+  EXPECT_TRUE(agrees_with_anchor(776 * 1.049, *bf16));
+  EXPECT_FALSE(agrees_with_anchor(764 * 0.949, *bf16));
+  EXPECT_FALSE(agrees_with_anchor(776 * 1.051, *bf16));
+  const auto pageable = anchor_for_figure("host_to_device_pageable", "h200");
   ASSERT_TRUE(pageable.has_value());
-  EXPECT_EQ(pageable->kind, peak::AnchorKind::host_dependent);
-  EXPECT_FALSE(peak::anchor_for_figure("fp32_fma_kernel", "h200").has_value());
-  EXPECT_FALSE(peak::anchor_for_figure("bf16_gemm", "b200").has_value());
-  EXPECT_TRUE(peak::anchor_for_figure("bf16_gemm", "h100_sxm").has_value());
+  EXPECT_EQ(pageable->kind, AnchorKind::host_dependent);
+  EXPECT_FALSE(anchor_for_figure("fp32_fma_kernel", "h200").has_value());
+  EXPECT_FALSE(anchor_for_figure("bf16_gemm", "b200").has_value());
+  EXPECT_TRUE(anchor_for_figure("bf16_gemm", "h100_sxm").has_value());
 }
 
 TEST(PeakReport, JsonHasEveryFigureWithItsStatus) {

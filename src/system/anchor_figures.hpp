@@ -1,8 +1,10 @@
-// What ANCHORS.md says about each `bench peak` figure, and whether the figure should agree with it.
+// ANCHORS.md's measured figures, the one table of them in the code: what `bench peak` compares
+// each of its figures with, and the built-in ceilings rooflines fall back on when no `bench peak`
+// figure is stored (measured_ceiling, src/system/ceilings.hpp).
 //
 // Two kinds of figure: a GPU ceiling (HBM copy, GEMM rates, the pinned PCIe transfers) is a
 // property of the GPU model and its link, so a measurement on the same model should land within
-// the tolerance of ANCHORS.md's figure, and the report says whether it does. A host-dependent
+// the tolerance of ANCHORS.md's figure, and `bench peak` says whether it does. A host-dependent
 // figure (pageable transfers, launch latencies, the graph per-node cost) moves with the host's
 // CPU, memory, virtualisation and driver: measured on H200 machines it varied by 20-45% between
 // allocations and machines (docs/peaks.md), so the report shows ANCHORS.md's figure beside it and
@@ -13,7 +15,9 @@
 #include <string>
 #include <string_view>
 
-namespace aisp::peak {
+#include "aisp/benchmark.hpp"
+
+namespace aisp {
 
 enum class AnchorKind {
   gpu_ceiling,     // judged: should agree within kAnchorTolerance
@@ -24,7 +28,7 @@ enum class AnchorKind {
 struct FigureAnchor {
   double low = 0, high = 0;
   AnchorKind kind = AnchorKind::gpu_ceiling;
-  std::string source;  // "ANCHORS.md, H200, CUDA 13.0: cudaMemcpyAsync of 4 GiB, median of 20"
+  std::string source;  // "ANCHORS.md: measured on H200, CUDA 13.0, 2026-11-21; cudaMemcpyAsync ..."
 
   double middle() const { return (low + high) / 2; }
   std::string value_text() const;  // "4275" or "764-776"
@@ -39,8 +43,12 @@ inline constexpr double kAnchorTolerance = 0.05;
 std::optional<FigureAnchor> anchor_for_figure(std::string_view figure_name,
                                               const std::string& hardware_key);
 
+// ANCHORS.md's figure that stands for `ceiling` on exactly `hardware_key` (no multi-GPU
+// fallback; measured_ceiling adds it), the middle of a range; nullopt when there is none.
+std::optional<FigureAnchor> anchor_for_ceiling(Ceiling ceiling, std::string_view hardware_key);
+
 // Whether `measured` lies within the tolerance of the anchor's range.
 bool agrees_with_anchor(double measured, const FigureAnchor& anchor,
                         double tolerance = kAnchorTolerance);
 
-}  // namespace aisp::peak
+}  // namespace aisp
