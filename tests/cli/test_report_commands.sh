@@ -106,26 +106,11 @@ else
   fail "two runs of unchanged ch91:slowed were called a change in three attempts"
 fi
 
-# ch90:affine is honest compute, and its optimized variant splits the loop over two threads: on a
-# 2-core machine its time depends on what else runs. Within one run the bootstrap interval is
-# tight, but between runs the times move by more than the default 2% threshold, so this check
-# uses 25%: it tests that unchanged code is not called a change, not the machine's stability.
-# (ctest runs this test alone: RUN_SERIAL.) On a machine busier than its cores (a shared
-# development box, load average above the core count) even 25% is not enough: the two runs of a
-# threaded pair can differ by 2x there, so the check is reported as inconclusive, not failed.
-compare_unchanged ch90:affine 25
-if [[ $unchanged_ok -eq 1 ]]; then
-  echo "ok   two runs of ch90:affine: no significant change (25% threshold)"
-else
-  load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
-  cores=$(nproc)
-  if awk -v load="$load" -v cores="$cores" 'BEGIN { exit !(load > cores) }'; then
-    echo "note: two runs of ch90:affine differed in three attempts, but the machine is overloaded"
-    echo "      (load average $load on $cores cores): inconclusive, not counted as a failure"
-  else
-    fail "two runs of unchanged ch90:affine were called a change in three attempts (load $load on $cores cores)"
-  fi
-fi
+# Two runs of honest compute (a memory-bound or threaded CPU pair) are not compared here: on the
+# 2-core CI runner their times moved by 15-100% between runs seconds apart (ch90:affine's threaded
+# variant 487 us -> 996 us, RUN_SERIAL, load 1.9), so such a check tests the runner, not the rule.
+# The no-change criterion on honest compute runs where the machine is dedicated: on the GPU
+# machine, tests/gpu/test_compare_runs_gpu.sh, with the default 2% threshold.
 
 # --- bench compare-runs: a regression made to order ------------------------------------------
 # ch91:slowed's optimized variant sleeps 1 ms; with AISP_TEST_SLOWDOWN_MS=4 it sleeps 5 ms: the

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# On the GPU machine: two runs of unchanged chapter pairs must compare as "no significant change"
+# under compare-runs' default 2% threshold. The pairs are honest GPU work timed by CUDA events:
+# a memory-bound elementwise kernel (ch06:vector_add), a tiled transpose (ch07:transpose_tiled)
+# and a compute-bound tiled matmul (ch07:matmul_tiled). A difference that comes and goes between two
+# runs seconds apart does not persist over three attempts; a real one would, so the test passes
+# when one attempt calls all three unchanged.
+# Arguments: <aisp> <aisp_test_suite> <work dir>
+set -u
+aisp="$1"; suite="$2"; work="$3"
+rm -rf "$work" && mkdir -p "$work"
+targets=(ch06:vector_add ch07:transpose_tiled ch07:matmul_tiled)
+target_flags=()
+for target in "${targets[@]}"; do target_flags+=(-t "$target"); done
+
+run_dir_in() { find "$1/runs" -mindepth 1 -maxdepth 1 -type d | head -n 1; }
+
+for attempt in 1 2 3; do
+  rm -rf "$work/a" "$work/b"
+  for side in a b; do
+    if ! "$suite" bench run "${target_flags[@]}" --min-time 0.3 --artifacts-dir "$work/$side" \
+      >"$work/run_$side.out" 2>&1; then
+      cat "$work/run_$side.out"
+      echo "FAIL: bench run ${target_flags[*]} (run $side) failed"
+      exit 1
+    fi
+  done
+  "$aisp" bench compare-runs --baseline "$(run_dir_in "$work/a")" \
+    --candidate "$(run_dir_in "$work/b")" --fail-on-regression >"$work/compare.out" 2>&1
+  code=$?
+  cat "$work/compare.out"
+  unchanged=0
+  for target in "${targets[@]}"; do
+    grep -qE "^$target +no significant change" "$work/compare.out" && unchanged=$((unchanged + 1))
+  done
+  if [[ $code -eq 0 && $unchanged -eq ${#targets[@]} ]]; then
+    echo "test_compare_runs_gpu: passed (attempt $attempt: all ${#targets[@]} unchanged at 2%)"
+    exit 0
+  fi
+  echo "note: attempt $attempt: $unchanged of ${#targets[@]} called unchanged (exit $code)"
+done
+echo "FAIL: two runs of unchanged GPU pairs were called a change in three attempts (2% threshold)"
+exit 1
