@@ -84,6 +84,86 @@ const char* samples_name(const VariantMeasurement& measurement) {
   return measurement.method == TimingMethod::host_clock ? "host_ms" : "event_ms";
 }
 
+// Judges two stored series (`label`: "time" or "first_token") by the rule; `what` names the series
+// in the reasons it was not compared.
+void judge_change(const std::vector<double>& before_ms, const std::vector<double>& after_ms,
+                  const std::string& what, const std::string& label,
+                  const RunComparisonSettings& settings, TimeChange& change) {
+  change.baseline_run_samples = before_ms.size();
+  change.candidate_run_samples = after_ms.size();
+  if (before_ms.size() < 2 || after_ms.size() < 2) {
+    change.detail = fmt::format("{} has {} stored sample(s) in the baseline run and {} in the "
+                                "candidate run; an interval needs at least 2 in each",
+                                what, before_ms.size(), after_ms.size());
+    return;
+  }
+  Speedup ratio;
+  try {
+    // bootstrap_speedup gives median(first) / median(second): candidate over baseline time.
+    ratio = bootstrap_speedup(after_ms, before_ms, settings.confidence, settings.resamples,
+                              settings.seed);
+    change.baseline_run_median_ms = median(before_ms);
+    change.candidate_run_median_ms = median(after_ms);
+  } catch (const std::invalid_argument& error) {
+    change.detail =
+        fmt::format("{}: the stored samples cannot be compared: {}", what, error.what());
+    return;
+  }
+  change.ratio = ratio.value;
+  change.ci_low = ratio.ci_low;
+  change.ci_high = ratio.ci_high;
+
+  const double slower_limit = 1.0 + settings.threshold;
+  const double faster_limit = 1.0 / (1.0 + settings.threshold);
+  const std::string interval = interval_text(change.ratio, change.ci_low, change.ci_high);
+  const std::string threshold = fmt::format("{:g}%", settings.threshold * 100);
+  if (change.ci_low > 1.0 && change.ratio > slower_limit) {
+    change.verdict = ChangeVerdict::regression;
+    change.detail = fmt::format("slower: {} {}", label, interval);
+  } else if (change.ci_high < 1.0 && change.ratio < faster_limit) {
+    change.verdict = ChangeVerdict::improvement;
+    change.detail = fmt::format("faster: {} {}", label, interval);
+  } else {
+    change.verdict = ChangeVerdict::no_significant_change;
+    if (change.ci_low > 1.0 || change.ci_high < 1.0) {
+      change.detail = fmt::format("{} {}: the interval excludes no change, but the change is "
+                                  "within the {} threshold",
+                                  label, interval, threshold);
+    } else {
+      change.detail = fmt::format("{} {}: the interval includes no change", label, interval);
+    }
+  }
+}
+
+const MarkMeasurement* find_mark(const VariantMeasurement& measurement, const std::string& name) {
+  const auto found =
+      std::find_if(measurement.marks.begin(), measurement.marks.end(),
+                   [&name](const MarkMeasurement& mark) { return mark.name == name; });
+  return found == measurement.marks.end() ? nullptr : &*found;
+}
+
+// Each mark of either run: compared where both runs have it, listed as missing otherwise.
+void compare_marks(const VariantMeasurement& before, const VariantMeasurement& after,
+                   const RunComparisonSettings& settings, VariantChange& change) {
+  for (const MarkMeasurement& mark : after.marks) {
+    const MarkMeasurement* earlier = find_mark(before, mark.name);
+    if (earlier == nullptr) {
+      change.marks_missing.push_back(mark.name + " (candidate run only)");
+      continue;
+    }
+    MarkChange mark_change;
+    mark_change.name = mark.name;
+    judge_change(earlier->ms, mark.ms, fmt::format("mark {} of {}", mark.name, after.variant),
+                 mark.name, settings, mark_change);
+    change.marks.push_back(std::move(mark_change));
+  }
+  for (const MarkMeasurement& mark : before.marks) {
+    if (find_mark(after, mark.name) == nullptr) {
+      change.marks_missing.push_back(mark.name + " (baseline run only)");
+    }
+  }
+}
+
 VariantChange compare_variant(const VariantMeasurement& before, const VariantMeasurement& after,
                               const RunComparisonSettings& settings) {
   VariantChange change;
@@ -100,50 +180,58 @@ VariantChange compare_variant(const VariantMeasurement& before, const VariantMea
                                 timing_method_name(after.method));
     return change;
   }
-  if (before_ms.size() < 2 || after_ms.size() < 2) {
-    change.detail = fmt::format(
-        "{} has {} stored {} sample(s) in the baseline run and {} in the candidate run; an "
-        "interval needs at least 2 in each",
-        after.variant, before_ms.size(), change.samples, after_ms.size());
-    return change;
-  }
-  Speedup ratio;
-  try {
-    // bootstrap_speedup gives median(first) / median(second): candidate over baseline time.
-    ratio = bootstrap_speedup(after_ms, before_ms, settings.confidence, settings.resamples,
-                              settings.seed);
-    change.baseline_run_median_ms = median(before_ms);
-    change.candidate_run_median_ms = median(after_ms);
-  } catch (const std::invalid_argument& error) {
-    change.detail =
-        fmt::format("{}: the stored samples cannot be compared: {}", after.variant, error.what());
-    return change;
-  }
-  change.ratio = ratio.value;
-  change.ci_low = ratio.ci_low;
-  change.ci_high = ratio.ci_high;
+  judge_change(before_ms, after_ms, fmt::format("{} ({})", after.variant, change.samples), "time",
+               settings, change);
+  compare_marks(before, after, settings, change);
+  return change;
+}
 
-  const double slower_limit = 1.0 + settings.threshold;
-  const double faster_limit = 1.0 / (1.0 + settings.threshold);
-  const std::string interval = interval_text(change.ratio, change.ci_low, change.ci_high);
-  const std::string threshold = fmt::format("{:g}%", settings.threshold * 100);
-  if (change.ci_low > 1.0 && change.ratio > slower_limit) {
-    change.verdict = ChangeVerdict::regression;
-    change.detail = fmt::format("slower: time {}", interval);
-  } else if (change.ci_high < 1.0 && change.ratio < faster_limit) {
-    change.verdict = ChangeVerdict::improvement;
-    change.detail = fmt::format("faster: time {}", interval);
-  } else {
-    change.verdict = ChangeVerdict::no_significant_change;
-    if (change.ci_low > 1.0 || change.ci_high < 1.0) {
-      change.detail = fmt::format("time {}: the interval excludes no change, but the change is "
-                                  "within the {} threshold",
-                                  interval, threshold);
-    } else {
-      change.detail = fmt::format("time {}: the interval includes no change", interval);
+// "first_token +12.0% [+10.1%, +13.9%] regression, decode_done 0.0% [...] no significant change"
+std::string marks_summary(const VariantChange& change) {
+  std::string text;
+  for (const MarkChange& mark : change.marks) {
+    text += text.empty() ? "" : ", ";
+    text += mark.verdict == ChangeVerdict::not_comparable
+                ? mark.name + " not comparable (" + mark.detail + ")"
+                : fmt::format("{} {} {}", mark.name,
+                              interval_text(mark.ratio, mark.ci_low, mark.ci_high),
+                              change_verdict_name(mark.verdict));
+  }
+  for (const std::string& missing : change.marks_missing) {
+    text += (text.empty() ? "" : ", ") + missing;
+  }
+  return text;
+}
+
+// The optimized variant's marks move the target's verdict: a slower first token is a regression
+// even when the whole run did not slow down.
+void apply_mark_verdicts(TargetComparison& comparison) {
+  const VariantChange& optimized = *comparison.optimized;
+  if (optimized.marks.empty() && optimized.marks_missing.empty()) {
+    return;
+  }
+  const auto marks_with = [&optimized](ChangeVerdict verdict) {
+    std::string names;
+    for (const MarkChange& mark : optimized.marks) {
+      if (mark.verdict == verdict) {
+        names += (names.empty() ? "" : ", ") + mark.name;
+      }
+    }
+    return names;
+  };
+  const std::string slower = marks_with(ChangeVerdict::regression);
+  const std::string faster = marks_with(ChangeVerdict::improvement);
+  if (comparison.verdict == ChangeVerdict::no_significant_change ||
+      comparison.verdict == ChangeVerdict::improvement) {
+    if (!slower.empty()) {
+      comparison.verdict = ChangeVerdict::regression;
+      comparison.detail = fmt::format("mark {} slower; {}", slower, comparison.detail);
+    } else if (!faster.empty() && comparison.verdict == ChangeVerdict::no_significant_change) {
+      comparison.verdict = ChangeVerdict::improvement;
+      comparison.detail = fmt::format("mark {} faster; {}", faster, comparison.detail);
     }
   }
-  return change;
+  comparison.detail += fmt::format("; marks of {}: {}", optimized.variant, marks_summary(optimized));
 }
 
 TargetComparison compare_target(const PairResult& before, const PairResult& after,
@@ -194,6 +282,7 @@ TargetComparison compare_target(const PairResult& before, const PairResult& afte
   comparison.baseline = compare_variant(*before.baseline, *after.baseline, settings);
   comparison.verdict = comparison.optimized->verdict;
   comparison.detail = comparison.optimized->detail;
+  apply_mark_verdicts(comparison);
   if (comparison.optimized->verdict == ChangeVerdict::regression &&
       comparison.baseline->verdict == ChangeVerdict::regression) {
     comparison.detail += fmt::format("; the baseline variant is slower too ({}): look at the "
@@ -312,6 +401,24 @@ nlohmann::ordered_json speedup_json(const std::optional<Speedup>& speedup) {
                                 {"verdict", speedup->verdict}};
 }
 
+nlohmann::ordered_json marks_json(const VariantChange& change) {
+  nlohmann::ordered_json marks = nlohmann::ordered_json::array();
+  for (const MarkChange& mark : change.marks) {
+    marks.push_back(nlohmann::ordered_json{
+        {"name", mark.name},
+        {"baseline_run_samples", mark.baseline_run_samples},
+        {"candidate_run_samples", mark.candidate_run_samples},
+        {"baseline_run_median_ms", number_json(mark.baseline_run_median_ms)},
+        {"candidate_run_median_ms", number_json(mark.candidate_run_median_ms)},
+        {"time_ratio", number_json(mark.ratio)},
+        {"time_ratio_ci_low", number_json(mark.ci_low)},
+        {"time_ratio_ci_high", number_json(mark.ci_high)},
+        {"verdict", change_verdict_name(mark.verdict)},
+        {"detail", mark.detail}});
+  }
+  return marks;
+}
+
 nlohmann::ordered_json variant_json(const std::optional<VariantChange>& change) {
   if (!change) {
     return nullptr;
@@ -327,7 +434,9 @@ nlohmann::ordered_json variant_json(const std::optional<VariantChange>& change) 
       {"time_ratio_ci_low", number_json(change->ci_low)},
       {"time_ratio_ci_high", number_json(change->ci_high)},
       {"verdict", change_verdict_name(change->verdict)},
-      {"detail", change->detail}};
+      {"detail", change->detail},
+      {"marks", marks_json(*change)},
+      {"marks_missing", change->marks_missing}};
 }
 
 std::string number_cell(double value) {
@@ -630,6 +739,7 @@ std::string render_comparison_csv(const RunComparison& comparison) {
       "baseline_variant_verdict",
       "speedup_baseline_run",
       "speedup_candidate_run",
+      "optimized_marks",
   };
   const auto append_line = [](std::string& text, const std::vector<std::string>& row) {
     for (std::size_t i = 0; i < row.size(); ++i) {
@@ -648,6 +758,7 @@ std::string render_comparison_csv(const RunComparison& comparison) {
                                               : "");
     row.push_back(target.candidate_run_speedup ? number_cell(target.candidate_run_speedup->value)
                                                : "");
+    row.push_back(target.optimized ? marks_summary(*target.optimized) : "");
     append_line(text, row);
   }
   return text;

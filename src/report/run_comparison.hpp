@@ -46,21 +46,37 @@ enum class ChangeVerdict {
 // "added", "removed".
 std::string_view change_verdict_name(ChangeVerdict verdict);
 
-// One variant (the pair's baseline or optimized file) in both runs.
-struct VariantChange {
-  std::string variant;  // file stem
-  std::string samples;  // "event_ms" or "host_ms": which stored samples were compared
+// One stored series in both runs, judged by the rule above: a variant's times per run, or the
+// times of one of its marks.
+struct TimeChange {
   std::size_t baseline_run_samples = 0, candidate_run_samples = 0;
   double baseline_run_median_ms = 0, candidate_run_median_ms = 0;
   double ratio = 0;  // candidate / baseline median time: > 1 is slower
   double ci_low = 0, ci_high = 0;
   ChangeVerdict verdict = ChangeVerdict::not_comparable;  // one of the first three, or this
-  std::string detail;  // "slower by 10.3% [9.9%, 10.8%]", or why it was not compared
+  std::string detail;  // "slower: time +10.3% [+9.9%, +10.8%]", or why it was not compared
+};
+
+// A mark (`ctx.mark("first_token")`: a point inside the run, timed from its start) in both runs.
+// Time to first token is a mark, so a slower first token is a regression even when the whole
+// run's time did not move.
+struct MarkChange : TimeChange {
+  std::string name;
+};
+
+// One variant (the pair's baseline or optimized file) in both runs.
+struct VariantChange : TimeChange {
+  std::string variant;  // file stem
+  std::string samples;  // "event_ms" or "host_ms": which stored samples were compared
+  std::vector<MarkChange> marks;          // marks of both runs, in the candidate run's order
+  std::vector<std::string> marks_missing;  // "first_token (baseline run only)"
 };
 
 struct TargetComparison {
   std::string target;
-  ChangeVerdict verdict = ChangeVerdict::not_comparable;  // the optimized variant's, or the status
+  // The optimized variant's time decides; a regressed mark of the optimized variant makes it a
+  // regression, an improved one an improvement when the time did not change. Or the status.
+  ChangeVerdict verdict = ChangeVerdict::not_comparable;
   std::string detail;
   std::optional<VariantChange> optimized, baseline;  // set when both runs measured the pair
   std::optional<Speedup> baseline_run_speedup, candidate_run_speedup;  // when shown in that run

@@ -63,6 +63,21 @@ expect "a mark reached only in some runs fails the pair" 1 stdout \
 expect "verification does not record marks (bench verify passes)" 0 stdout "PASS" \
   "$suite" bench verify -t ch95:marked --artifacts-dir "$work/verify"
 
+# compare-runs compares marks: the first token 300 us later (0.5 -> 0.8 ms) in a run of unchanged
+# length is a regression, named by its mark. Sleeps keep both figures steady on a busy machine;
+# the 10% threshold leaves room for the run's time, which must not move.
+AISP_TEST_FIRST_TOKEN_SHIFT_US=300 "$suite" bench run -t ch95:marked --min-time 0.2 \
+  --artifacts-dir "$work/later_token" >"$work/stdout" 2>"$work/stderr" ||
+  fail "bench run -t ch95:marked with a later first token"
+expect "compare-runs calls a later first token a regression" 0 stdout \
+  "mark first_token slower; time " \
+  "$1" bench compare-runs --baseline "$run" --candidate "$(run_dir_in "$work/later_token")" \
+  --threshold 10
+grep -qE "^ch95:marked +regression" "$work/stdout" || fail "ch95:marked is not listed as a regression"
+grep -qF "the interval includes no change; marks of optimized_marked: first_token +" \
+  "$work/stdout" || grep -qF "within the 10% threshold; marks of optimized_marked: first_token +" \
+  "$work/stdout" || fail "the run's time moved, or the first_token change is not listed"
+
 if [[ $failures -gt 0 ]]; then
   echo "$failures check(s) failed"
   exit 1

@@ -239,6 +239,70 @@ TEST(RunComparison, TooFewSamplesAreNotComparable) {
   EXPECT_NE(target.detail.find("at least 2"), std::string::npos) << target.detail;
 }
 
+// A pair whose optimized variant marks "first_token" at `first_token_ms` of its run.
+PairResult marked_pair(double optimized_ms, double first_token_ms) {
+  PairResult pair = passed_pair("decode", 4.0, optimized_ms);
+  MarkMeasurement mark;
+  mark.name = "first_token";
+  mark.ms = samples_around(first_token_ms, 0.002);
+  mark.stats.count = mark.ms.size();
+  mark.stats.median = first_token_ms;
+  pair.optimized->marks = {mark};
+  return pair;
+}
+
+TEST(RunComparison, ASlowerFirstTokenIsARegressionEvenWhenTheRunIsNot) {
+  const RunComparison comparison =
+      compare(run_of("r1", {marked_pair(2.0, 0.5)}), run_of("r2", {marked_pair(2.0, 0.6)}));
+  const TargetComparison& target = comparison.targets.at(0);
+  EXPECT_EQ(target.optimized->verdict, ChangeVerdict::no_significant_change);
+  ASSERT_EQ(target.optimized->marks.size(), 1u);
+  const MarkChange& mark = target.optimized->marks[0];
+  EXPECT_EQ(mark.name, "first_token");
+  EXPECT_NEAR(mark.ratio, 1.2, 1e-9);
+  EXPECT_GT(mark.ci_low, 1.0);
+  EXPECT_EQ(mark.verdict, ChangeVerdict::regression);
+  EXPECT_EQ(target.verdict, ChangeVerdict::regression);
+  EXPECT_EQ(target.detail.rfind("mark first_token slower; ", 0), 0u) << target.detail;
+  EXPECT_NE(target.detail.find("first_token +20.0% ["), std::string::npos) << target.detail;
+  EXPECT_EQ(count_blocking_changes(comparison), 1u);
+
+  const nlohmann::ordered_json json = comparison_to_json(comparison);
+  EXPECT_EQ(json["targets"][0]["optimized"]["marks"][0]["verdict"], "regression");
+  EXPECT_NE(render_comparison_csv(comparison).find("first_token +20.0% ["), std::string::npos);
+  EXPECT_NE(render_comparison_text(comparison).find("first_token +20.0% ["), std::string::npos);
+}
+
+TEST(RunComparison, AFasterFirstTokenIsAnImprovementAndUnchangedMarksChangeNothing) {
+  const TargetComparison faster =
+      compare(run_of("r1", {marked_pair(2.0, 0.6)}), run_of("r2", {marked_pair(2.0, 0.5)}))
+          .targets.at(0);
+  EXPECT_EQ(faster.verdict, ChangeVerdict::improvement) << faster.detail;
+
+  const TargetComparison same =
+      compare(run_of("r1", {marked_pair(2.0, 0.5)}), run_of("r2", {marked_pair(2.0, 0.5)}))
+          .targets.at(0);
+  EXPECT_EQ(same.verdict, ChangeVerdict::no_significant_change) << same.detail;
+  EXPECT_NE(same.detail.find("first_token 0.0% ["), std::string::npos) << same.detail;
+
+  // A slower run with an unchanged first token stays a regression.
+  const TargetComparison slower_run =
+      compare(run_of("r1", {marked_pair(2.0, 0.5)}), run_of("r2", {marked_pair(2.4, 0.5)}))
+          .targets.at(0);
+  EXPECT_EQ(slower_run.verdict, ChangeVerdict::regression) << slower_run.detail;
+}
+
+TEST(RunComparison, AMarkInOneRunOnlyIsListed) {
+  const TargetComparison target =
+      compare(run_of("r1", {passed_pair("decode", 4.0, 2.0)}), run_of("r2", {marked_pair(2.0, 0.5)}))
+          .targets.at(0);
+  EXPECT_EQ(target.verdict, ChangeVerdict::no_significant_change);
+  ASSERT_EQ(target.optimized->marks_missing.size(), 1u);
+  EXPECT_EQ(target.optimized->marks_missing[0], "first_token (candidate run only)");
+  EXPECT_NE(target.detail.find("first_token (candidate run only)"), std::string::npos)
+      << target.detail;
+}
+
 TEST(RunComparison, DifferentHardwareIsAWarning) {
   const RunResults run = run_of("r1", {passed_pair("copy", 2, 0.5)});
   const RunComparison comparison =
