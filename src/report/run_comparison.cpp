@@ -401,42 +401,33 @@ nlohmann::ordered_json speedup_json(const std::optional<Speedup>& speedup) {
                                 {"verdict", speedup->verdict}};
 }
 
-nlohmann::ordered_json marks_json(const VariantChange& change) {
-  nlohmann::ordered_json marks = nlohmann::ordered_json::array();
-  for (const MarkChange& mark : change.marks) {
-    marks.push_back(nlohmann::ordered_json{
-        {"name", mark.name},
-        {"baseline_run_samples", mark.baseline_run_samples},
-        {"candidate_run_samples", mark.candidate_run_samples},
-        {"baseline_run_median_ms", number_json(mark.baseline_run_median_ms)},
-        {"candidate_run_median_ms", number_json(mark.candidate_run_median_ms)},
-        {"time_ratio", number_json(mark.ratio)},
-        {"time_ratio_ci_low", number_json(mark.ci_low)},
-        {"time_ratio_ci_high", number_json(mark.ci_high)},
-        {"verdict", change_verdict_name(mark.verdict)},
-        {"detail", mark.detail}});
-  }
-  return marks;
+// The numbers of one compared series, after `head` (the variant's or the mark's name).
+nlohmann::ordered_json time_change_json(nlohmann::ordered_json head, const TimeChange& change) {
+  head["baseline_run_samples"] = change.baseline_run_samples;
+  head["candidate_run_samples"] = change.candidate_run_samples;
+  head["baseline_run_median_ms"] = number_json(change.baseline_run_median_ms);
+  head["candidate_run_median_ms"] = number_json(change.candidate_run_median_ms);
+  head["time_ratio"] = number_json(change.ratio);
+  head["time_ratio_ci_low"] = number_json(change.ci_low);
+  head["time_ratio_ci_high"] = number_json(change.ci_high);
+  head["verdict"] = change_verdict_name(change.verdict);
+  head["detail"] = change.detail;
+  return head;
 }
 
 nlohmann::ordered_json variant_json(const std::optional<VariantChange>& change) {
   if (!change) {
     return nullptr;
   }
-  return nlohmann::ordered_json{
-      {"variant", change->variant},
-      {"samples", change->samples},
-      {"baseline_run_samples", change->baseline_run_samples},
-      {"candidate_run_samples", change->candidate_run_samples},
-      {"baseline_run_median_ms", number_json(change->baseline_run_median_ms)},
-      {"candidate_run_median_ms", number_json(change->candidate_run_median_ms)},
-      {"time_ratio", number_json(change->ratio)},
-      {"time_ratio_ci_low", number_json(change->ci_low)},
-      {"time_ratio_ci_high", number_json(change->ci_high)},
-      {"verdict", change_verdict_name(change->verdict)},
-      {"detail", change->detail},
-      {"marks", marks_json(*change)},
-      {"marks_missing", change->marks_missing}};
+  nlohmann::ordered_json marks = nlohmann::ordered_json::array();
+  for (const MarkChange& mark : change->marks) {
+    marks.push_back(time_change_json({{"name", mark.name}}, mark));
+  }
+  nlohmann::ordered_json variant = time_change_json(
+      {{"variant", change->variant}, {"samples", change->samples}}, *change);
+  variant["marks"] = std::move(marks);
+  variant["marks_missing"] = change->marks_missing;
+  return variant;
 }
 
 std::string number_cell(double value) {
