@@ -7,7 +7,7 @@
 # when one attempt calls all three unchanged.
 # Arguments: <aisp> <aisp_test_suite> <work dir>
 set -u
-aisp="$1"; suite="$2"; work="$3"
+aisp="$1"; work="$3"
 rm -rf "$work" && mkdir -p "$work"
 targets=(ch06:vector_add ch07:transpose_tiled ch07:matmul_tiled)
 target_flags=()
@@ -18,7 +18,7 @@ run_dir_in() { find "$1/runs" -mindepth 1 -maxdepth 1 -type d | head -n 1; }
 for attempt in 1 2 3; do
   rm -rf "$work/a" "$work/b"
   for side in a b; do
-    if ! "$suite" bench run "${target_flags[@]}" --min-time 0.3 --artifacts-dir "$work/$side" \
+    if ! "$aisp" bench run "${target_flags[@]}" --min-time 0.3 --artifacts-dir "$work/$side" \
       >"$work/run_$side.out" 2>&1; then
       cat "$work/run_$side.out"
       echo "FAIL: bench run ${target_flags[*]} (run $side) failed"
