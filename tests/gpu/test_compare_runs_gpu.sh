@@ -34,7 +34,7 @@ for attempt in 1 2 3; do
   counts=$(tail -n 1 "$work/compare.out")
   if [[ $code -eq 0 && $counts =~ ^([0-9]+)\ targets:\ ([0-9]+)\ no\ significant\ change\.$ &&
         ${BASH_REMATCH[1]} -ge 4 && ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]]; then
-    echo "test_compare_runs_gpu: passed (attempt $attempt: $counts, 2% threshold)"
+    echo "test_compare_runs_gpu: passed (attempt $attempt, 2% threshold): $counts"
     exit 0
   fi
   echo "note: attempt $attempt: $counts (exit $code)"
