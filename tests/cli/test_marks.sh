@@ -64,19 +64,31 @@ expect "verification does not record marks (bench verify passes)" 0 stdout "PASS
   "$suite" bench verify -t ch95:marked --artifacts-dir "$work/verify"
 
 # compare-runs compares marks: the first token 300 us later (0.5 -> 0.8 ms) in a run of unchanged
-# length is a regression, named by its mark. Sleeps keep both figures steady on a busy machine;
-# the 10% threshold leaves room for the run's time, which must not move.
-AISP_TEST_FIRST_TOKEN_SHIFT_US=300 "$suite" bench run -t ch95:marked --min-time 0.2 \
-  --artifacts-dir "$work/later_token" >"$work/stdout" 2>"$work/stderr" ||
-  fail "bench run -t ch95:marked with a later first token"
-expect "compare-runs calls a later first token a regression" 0 stdout \
-  "mark first_token slower; time " \
+# length is a regression, named by its mark, while the run's time is no change. Sleeps keep both
+# figures steady on a busy machine and the 10% threshold leaves room for the run's time; load
+# that moves it anyway does not persist over three attempts.
+later_token_ok=0
+for attempt in 1 2 3; do
+  rm -rf "$work/later_token"
+  AISP_TEST_FIRST_TOKEN_SHIFT_US=300 "$suite" bench run -t ch95:marked --min-time 0.2 \
+    --artifacts-dir "$work/later_token" >"$work/stdout" 2>"$work/stderr" ||
+    { fail "bench run -t ch95:marked with a later first token"; break; }
   "$1" bench compare-runs --baseline "$run" --candidate "$(run_dir_in "$work/later_token")" \
-  --threshold 10
-grep -qE "^ch95:marked +regression" "$work/stdout" || fail "ch95:marked is not listed as a regression"
-grep -qF "the interval includes no change; marks of optimized_marked: first_token +" \
-  "$work/stdout" || grep -qF "within the 10% threshold; marks of optimized_marked: first_token +" \
-  "$work/stdout" || fail "the run's time moved, or the first_token change is not listed"
+    --threshold 10 >"$work/stdout" 2>"$work/stderr"
+  if grep -qE "^ch95:marked +regression" "$work/stdout" &&
+     grep -qE "ch95:marked: mark first_token slower; time .*(interval includes no change|within the 10% threshold); marks of optimized_marked: first_token \+" \
+       "$work/stdout"; then
+    later_token_ok=1
+    break
+  fi
+  echo "note: attempt $attempt: the comparison did not single out the first token:"
+  grep -E "^ +ch95:marked" "$work/stdout" | sed 's/^/     /'
+done
+if [[ $later_token_ok -eq 1 ]]; then
+  echo "ok   compare-runs calls a later first token a regression at an unchanged run time"
+else
+  fail "compare-runs did not call a later first token a regression in three attempts"
+fi
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures check(s) failed"
