@@ -64,7 +64,9 @@ std::optional<std::string> unmet_requirement(const Requirements& r, const Device
   if (r.cpu_only) return std::nullopt;
   if (!s.error.empty()) return fmt::format("needs a GPU: {}", s.error);
   if (s.device_count < r.min_gpus)
-    return fmt::format("needs {} GPUs, {} visible", r.min_gpus, s.device_count);
+    return fmt::format("needs {} GPU{}, {} visible (CUDA_VISIBLE_DEVICES may hide some); run it on "
+                       "a machine with {} or more",
+                       r.min_gpus, r.min_gpus == 1 ? "" : "s", s.device_count, r.min_gpus);
   if (!s.binary_has_code)
     return fmt::format("this binary has no code for {} (sm_{}): built for {}; rebuild with "
                        "-DCMAKE_CUDA_ARCHITECTURES={} ({})",
