@@ -18,6 +18,13 @@ DeviceSnapshot h200(int device_count = 1) {
   return s;
 }
 
+DeviceSnapshot other_gpu(const char* name, int compute_capability) {
+  DeviceSnapshot s = h200();
+  s.name = name;
+  s.compute_capability = compute_capability;
+  return s;
+}
+
 std::string reason(const Requirements& r, const DeviceSnapshot& s) {
   return unmet_requirement(r, s).value_or("(met)");
 }
@@ -54,9 +61,7 @@ TEST(Requirements, TooFewGpusSaysHowManyAreNeeded) {
 }
 
 TEST(Requirements, ABinaryWithoutCodeForTheGpuSaysHowToRebuild) {
-  DeviceSnapshot s = h200();
-  s.name = "NVIDIA B200";
-  s.compute_capability = 100;
+  DeviceSnapshot s = other_gpu("NVIDIA B200", 100);
   s.binary_has_code = false;
   s.code_error = "no kernel image is available for execution on the device";
   const std::string why = reason(Requirements{}, s);
@@ -65,26 +70,20 @@ TEST(Requirements, ABinaryWithoutCodeForTheGpuSaysHowToRebuild) {
 }
 
 TEST(Requirements, TooOldAnArchitectureNamesBoth) {
-  DeviceSnapshot a100 = h200();
-  a100.name = "NVIDIA A100-SXM4-80GB";
-  a100.compute_capability = 80;
+  const DeviceSnapshot a100 = other_gpu("NVIDIA A100-SXM4-80GB", 80);
   Requirements r;
   r.min_compute_capability = 90;
   EXPECT_EQ(reason(r, a100), "needs compute capability 9.0 or newer; NVIDIA A100-SXM4-80GB is 8.0");
 }
 
 TEST(Requirements, MissingFeaturesAreNamed) {
-  DeviceSnapshot a100 = h200();
-  a100.name = "NVIDIA A100-SXM4-80GB";
-  a100.compute_capability = 80;
+  const DeviceSnapshot a100 = other_gpu("NVIDIA A100-SXM4-80GB", 80);
   Requirements fp8;
   fp8.features = {Feature::fp8};
   EXPECT_EQ(reason(fp8, a100), "needs fp8, which NVIDIA A100-SXM4-80GB (sm_80) lacks");
 
   // wgmma is sm_90a only: a Blackwell part has tcgen05 instead.
-  DeviceSnapshot b200 = h200();
-  b200.name = "NVIDIA B200";
-  b200.compute_capability = 100;
+  const DeviceSnapshot b200 = other_gpu("NVIDIA B200", 100);
   Requirements wgmma;
   wgmma.features = {Feature::wgmma};
   EXPECT_EQ(reason(wgmma, b200), "needs wgmma, which NVIDIA B200 (sm_100) lacks");
