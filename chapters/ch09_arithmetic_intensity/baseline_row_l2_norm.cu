@@ -92,7 +92,7 @@ struct RowL2NormFourKernels : RowL2NormProblem {
 
   void run(aisp::Context& ctx) override {
     square<<<kElementwiseBlocks, kElementwiseThreads, 0, ctx.stream()>>>(x4(),
-                                                                        squares_.as<float4>());
+                                                                         squares_.as<float4>());
     AISP_CHECK_LAUNCH();
     row_sum<<<kRows, kRowThreads, 0, ctx.stream()>>>(squares_.as<const float4>(),
                                                      sums_.as<float>());

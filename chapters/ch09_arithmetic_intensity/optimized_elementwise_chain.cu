@@ -21,8 +21,8 @@ __global__ void __launch_bounds__(Problem::kThreads)
 #pragma unroll
   for (int u = 0; u < Problem::kVecsPerThread; ++u)
     v[u] = in[base + u * Problem::kThreads];
-  // 8 independent values per thread: enough independent work to cover the ~4-cycle latency of
-  // each dependent operation even with few warps resident.
+    // 8 independent values per thread: enough independent work to cover the ~4-cycle latency of
+    // each dependent operation even with few warps resident.
 #pragma unroll
   for (int op = 0; op < kChainOps; ++op) {
 #pragma unroll

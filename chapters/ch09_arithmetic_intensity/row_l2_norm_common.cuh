@@ -101,7 +101,7 @@ class RowL2NormProblem : public aisp::Benchmark {
   aisp::Workload workload() const override {
     aisp::Workload w;
     w.bytes = 2.0 * static_cast<double>(kCount) * sizeof(float);  // x read once, y written once
-    w.flops = 3.0 * static_cast<double>(kCount);  // square, add, scale per element
+    w.flops = 3.0 * static_cast<double>(kCount);                  // square, add, scale per element
     w.memory_ceiling = aisp::Ceiling::hbm_bandwidth;
     w.compute_ceiling = aisp::Ceiling::fp32_simt;
     return w;
