@@ -1,0 +1,10 @@
+// Rung 4: a multi-stage TMA ring with full/empty mbarriers.
+// What changed from the wgmma rung: 3 slots in flight per block and one wgmma group kept queued;
+// mbarrier phases (full/empty per slot) replace the block barrier.
+// Pair gemm_bf16: C = A·Bᵀ at M = N = K = 8192, bf16 in and out, fp32 accumulation
+// (A M×K, B N×K, C M×N, all row-major). The kernel and its full description:
+// gemm_bf16_wgmma_ring_kernel.cu; the 4096³ pair (gemm_bf16_4k) runs the same kernel.
+#include "gemm_bf16_rungs.cuh"
+
+using Variant = aisp::ch10::GemmBf16Rung<aisp::ch10::WgmmaRingRung, aisp::ch10::Square8192>;
+AISP_VARIANT(Variant)
