@@ -104,6 +104,17 @@ struct Requirements {
 // whose subject is launch overhead or host work); `graph` forces graph replay.
 enum class TimingMode { automatic, direct, graph };
 
+// Declared by a variant that computes in a lower-precision number format than its problem's
+// dtype (FP8 operands for a BF16 GEMM, TF32 for an FP32 one, an INT4 weight): it changes the
+// answer on purpose. Verification then holds it to its own bound against the float64
+// reference() instead of `precision_preserved`, and the results mark it and report its error
+// beside its time (docs/contract.md, "Lower precision").
+struct LowerPrecision {
+  std::string format;           // what it computes in: "fp8_e4m3 A and B, per-tensor scales"
+  double max_relative_rms = 0;  // bound on its relative RMS error against reference()
+  std::string justification;    // why the format gives that bound
+};
+
 class Benchmark {
  public:
   virtual ~Benchmark() = default;
@@ -129,6 +140,13 @@ class Benchmark {
   virtual ReferenceFunction reference() const { return {}; }
   virtual TimingMode timing_mode() const { return TimingMode::automatic; }
   virtual void teardown(Context& /*ctx*/) {}
+  // The library this variant hands the pair's work to ("cuBLASLt", "cuDNN", "CUB", "NCCL"), when
+  // it stands as the pair's library reference: every other variant of the pair then also
+  // reports its fraction of this one (docs/contract.md, "Library reference"). At most one
+  // variant of a pair declares it. Empty: not a library reference.
+  virtual std::string library_reference() const { return {}; }
+  // Non-empty when this variant changes the number format on purpose (see LowerPrecision).
+  virtual std::optional<LowerPrecision> lower_precision() const { return std::nullopt; }
 };
 
 using BenchmarkFactory = std::function<std::unique_ptr<Benchmark>()>;
