@@ -11,8 +11,12 @@
 // that previous slot is then released, and thread 0 refills it with k-step s - 1 + kStages as
 // soon as empty says every warp is done with it. No block-wide barrier remains in the loop: the
 // mbarrier phases order everything.
-// Two blocks per SM (3 slots × 32 KiB each), so one block's epilogue also overlaps the other's
-// main loop.
+// Two slots per block and three blocks per SM, as in the wgmma rung (3 × 65 KiB of shared
+// memory): six tiles in flight per SM, and one block's epilogue overlaps the others' main loops.
+// Deeper rings with fewer blocks were slower on the H200 (probe, 8192³ / 4096³, TFLOP/s): 2 slots
+// × 3 blocks 648 / 592, 3 × 2 596 / 626, 4 × 1 595 / 598. Fewer resident blocks mean fewer
+// block rows of C in flight, so B is re-read from DRAM more often: 3 × 2 kept DRAM 62% busy
+// (ncu) against 20% for the wgmma rung's three blocks.
 // Bytes: 2·(M·K + N·K + M·N); FLOPs: 2·M·N·K. Ceiling: BF16 tensor.
 // sm_90a only: elsewhere the kernel body is a trap and the variant declares Feature::wgmma.
 #include <cstddef>
@@ -33,7 +37,7 @@ namespace {
 constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;
 constexpr int kBlockK = 64;
-constexpr int kStages = 3;
+constexpr int kStages = 2;
 constexpr int kThreads = 128;
 [[maybe_unused]] constexpr int kWarps = kThreads / 32;   // used in device code only
 constexpr unsigned kATileBytes = kBlockM * kBlockK * 2;  // 16 KiB
@@ -42,7 +46,7 @@ constexpr unsigned kSlotBytes = kATileBytes + kBTileBytes;
 constexpr unsigned kSharedBytes =
     kStages * kSlotBytes + 2 * kStages * 8 + common::kSharedAlignmentSlack;
 
-__global__ void __launch_bounds__(kThreads, 2)
+__global__ void __launch_bounds__(kThreads, 3)
     gemm_bf16_wgmma_ring(const __grid_constant__ CUtensorMap a_map,
                          const __grid_constant__ CUtensorMap b_map, __nv_bfloat16* __restrict__ c,
                          int n, int k) {

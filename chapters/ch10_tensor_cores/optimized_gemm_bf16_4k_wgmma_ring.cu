@@ -1,5 +1,6 @@
 // Rung 4: a multi-stage TMA ring with full/empty mbarriers.
-// What changed from the wgmma rung: 3 slots in flight per block and one wgmma group kept queued;
+// What changed from the wgmma rung: two slots per block, the next k-step loading while one wgmma
+// group runs and the next is queued;
 // mbarrier phases (full/empty per slot) replace the block barrier.
 // Pair gemm_bf16_4k: C = A·Bᵀ at M = N = K = 4096, bf16 in and out, fp32 accumulation
 // (A M×K, B N×K, C M×N, all row-major). The kernel and its full description:

@@ -42,13 +42,16 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* bar, st
 }
 
 // One arrival on the barrier at the same shared-memory offset in CTA `cta_rank` of this cluster
-// (this CTA's own rank included), with release semantics at cluster scope.
+// (this CTA's own rank included). Release semantics at CTA scope, the instruction's default —
+// enough to hand a slot back once wgmma.wait_group has retired the reads of it. A `.cluster`-scope
+// release would put a full memory barrier before every arrival: in the 2×1-cluster GEMM of
+// chapter 10 that made `membar` the top stall reason (ncu) and the kernel ran at 454 instead of
+// 758 TFLOP/s at 8192³ (H200, scripts/probes/gemm_ladder_probe.cu).
 __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* bar,
                                                         std::uint32_t cta_rank) {
   asm volatile("{\n\t.reg .b32 remote;\n\t"
                "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
-               "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}" ::"r"(
-                   shared_address(bar)),
+               "mbarrier.arrive.shared::cluster.b64 _, [remote];\n\t}" ::"r"(shared_address(bar)),
                "r"(cta_rank)
                : "memory");
 }

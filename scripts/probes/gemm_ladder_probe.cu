@@ -11,6 +11,7 @@
 //   /tmp/gemm_probe 8192 wgmma persistent         (rungs: simt wmma mma_sync wgmma wgmma_ring
 //                                                  warp_specialized persistent cluster_multicast)
 //   /tmp/gemm_probe 8192 --profile persistent     (2 runs, no timing loop: for ncu)
+//   /tmp/gemm_probe 8192 cublaslt_only            (the reference alone)
 // Run each rung under `timeout`: a broken mbarrier protocol hangs instead of failing.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
@@ -112,6 +113,8 @@ int main(int argc, char** argv) {
       profile = true;
       continue;
     }
+    if (std::strcmp(argv[i], "cublaslt_only") == 0)
+      continue;
     const Rung* found = nullptr;
     for (const Rung& r : kRungs)
       if (std::strcmp(r.name, argv[i]) == 0)
