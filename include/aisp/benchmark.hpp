@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,6 +98,16 @@ struct Requirements {
   std::size_t min_free_device_bytes = 0;
 
   static Requirements cpu() { Requirements r; r.cpu_only = true; r.min_gpus = 0; return r; }
+};
+
+// Thrown from setup() by a variant that finds only at run time that this machine cannot run it:
+// a library it loads is absent (cuDNN, NVRTC), the library offers no algorithm for the request
+// on this GPU, the scratch filesystem refuses O_DIRECT. The message says what is missing and
+// what to do; the harness records the target as skipped with it as the reason, not as failed
+// (docs/contract.md). Never thrown to hide a wrong answer or a slow path.
+class Unavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // How the harness times run(). `automatic` replays a captured graph over rotating input sets
