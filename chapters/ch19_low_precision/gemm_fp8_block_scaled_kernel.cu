@@ -1,0 +1,395 @@
+// A block-scaled FP8 GEMM with FP32 promotion (DeepGEMM-style), on Hopper's wgmma.
+//
+// The problem (gemm_fp8_block_scaled_kernel.cuh): C = (A_q ∘ d_A)(B_q ∘ d_B)ᵀ with e4m3 operands,
+// A scaled per row per 128 k, B per 128×128 block. Inside one 128-wide k block every product
+// shares the same two factors, so the block's partial sum can be computed on the tensor cores in
+// raw e4m3 and scaled afterwards:
+//   for each k block kb:  T = A_q[:, kb] · B_q[:, kb]ᵀ           (4 wgmma m64n128k32, fresh T)
+//                         acc += T · d_A[row, kb] · d_B[n-block, kb]   (64 FFMA per thread)
+// The FFMA step is also the "promotion" DeepSeek-V3 describes: the tensor cores accumulate FP8
+// products in a reduced-precision accumulator, so summing 8192 k there would lose bits; here no
+// partial sum on the tensor cores spans more than 128 k, and all further summation is FP32.
+//
+// Structure (one block per SM, persistent, warp-specialized, as chapter 10's persistent rung):
+//   - tile 128×128 of C per block, k block 128: per k block a 16 KiB A tile, a 16 KiB B tile and
+//     the 128 A factors (512 B) land in a ring of 6 slots through TMA, counted on full[s];
+//   - warpgroup 0 produces (one thread: wait empty[s], arm full[s], three TMA copies), with its
+//     registers given back (setmaxnreg 40);
+//   - warpgroups 1 and 2 consume 64 rows each (setmaxnreg 232), two k blocks at a time into two
+//     temporaries T0/T1 (accumulator and temporaries: 3 × 64 fp32 registers per thread): issue
+//     both blocks' wgmma, wait for the first, promote it while the second still runs on the
+//     tensor cores, then wait for and promote the second (that one overlaps the other
+//     warpgroup's wgmma instead). Keeping no wgmma in flight across the loop's back edge is what
+//     lets ptxas overlap them at all: with a temporary in flight around the loop it serializes
+//     every wgmma (warning C7514). A slot is released (empty[s], one arrival per warp) once its
+//     block's wgmma finished and its factors were read;
+//   - the B factor of a k block is one float for the whole tile (128 columns = one block),
+//     read through L1 when the block's wgmma is issued;
+//   - cluster 2 (optional): two blocks on neighbouring SMs compute vertically adjacent tiles
+//     with the same B tile; each loads half of it and multicasts it to both, so L2 -> SM traffic
+//     per k block drops from 64 to 48 KiB per pair; a slot is free when both blocks' consumers
+//     released it (16 arrivals, on the peer's barrier through mapa).
+// Tiles in a grouped order (8 block rows at a time) so the tiles in flight share A rows and B
+// columns in L2. Epilogue: fp32 accumulators -> bf16, stored from registers.
+//
+// Bytes: M·K + N·K (e4m3) + scales + 2·M·N (bf16 C); FLOPs 2·M·N·K. Ceiling: FP8 tensor cores
+// (1438 TFLOP/s for cuBLASLt on the H200, ANCHORS.md). sm_90a only (wgmma, setmaxnreg): elsewhere
+// the body is a trap and the variants declare Feature::wgmma.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "../common/cluster.cuh"
+#include "../common/fp8_scale_layouts.cuh"
+#include "../common/fp8_wgmma.cuh"
+#include "../common/mbarrier.cuh"
+#include "../common/setmaxnreg.cuh"
+#include "../common/shared_alignment.cuh"
+#include "../common/tensor_map.hpp"
+#include "../common/tma.cuh"
+#include "../common/wgmma.cuh"
+#include "gemm_fp8_block_scaled_kernel.cuh"
+
+namespace aisp::ch19 {
+namespace {
+
+constexpr int kBlockM = 128;
+constexpr int kBlockN = 128;
+constexpr int kBlockK = 128;  // = the scale block: one promotion per k block
+constexpr int kStages = 6;
+[[maybe_unused]] constexpr int kGroupRows = 8;  // tile order: 8 block rows at a time
+constexpr int kConsumers = 2;                   // consumer warpgroups, 64 rows each
+constexpr int kThreads = 128 * (1 + kConsumers);
+constexpr unsigned kATileBytes = kBlockM * kBlockK;  // 16 KiB of e4m3
+constexpr unsigned kBTileBytes = kBlockN * kBlockK;  // 16 KiB
+constexpr unsigned kAScaleBytes = kBlockM * 4;       // 128 floats
+[[maybe_unused]] constexpr unsigned kStageBytes = kATileBytes + kBTileBytes + kAScaleBytes;
+// Layout: the A and B tiles of every slot (1024-byte aligned for the swizzle), then the A
+// factors of every slot, then full[] and empty[].
+constexpr unsigned kTilesBytes = kStages * (kATileBytes + kBTileBytes);
+constexpr unsigned kScalesOffset = kTilesBytes;
+constexpr unsigned kBarriersOffset = kScalesOffset + kStages * kAScaleBytes;
+constexpr unsigned kSharedBytes = kBarriersOffset + 2 * kStages * 8 + common::kSharedAlignmentSlack;
+
+struct Tile {
+  int row = 0;  // block row (cluster row when clustered)
+  int col = 0;  // block column
+};
+
+[[maybe_unused]] __device__ __forceinline__ Tile grouped_tile(int tile, int tiles_m, int tiles_n,
+                                                              int group_rows) {
+  const int per_group = group_rows * tiles_n;
+  const int first_row = (tile / per_group) * group_rows;
+  const int rows_here = min(group_rows, tiles_m - first_row);
+  const int in_group = tile % per_group;
+  return {first_row + in_group % rows_here, in_group / rows_here};
+}
+
+// What a consumer warpgroup keeps about one k block in flight: its slot and its two factors
+// (this thread's rows g and g + 8 of its 16-row slab, each times the block's B factor).
+struct BlockFactors {
+  float top = 0.0f;
+  float bottom = 0.0f;
+};
+
+template <int kCluster>
+struct Ring {
+  std::uint8_t* base;
+  __device__ std::uint8_t* a_tile(int s) const { return base + s * (kATileBytes + kBTileBytes); }
+  __device__ std::uint8_t* b_tile(int s) const { return a_tile(s) + kATileBytes; }
+  __device__ float* a_scales(int s) const {
+    return reinterpret_cast<float*>(base + kScalesOffset + s * kAScaleBytes);
+  }
+  __device__ std::uint64_t* full(int s) const {
+    return reinterpret_cast<std::uint64_t*>(base + kBarriersOffset) + s;
+  }
+  __device__ std::uint64_t* empty(int s) const { return full(kStages) + s; }
+};
+
+// Waits for block `step`'s slot, reads its factors and issues its four wgmma into t.
+template <int kCluster>
+__device__ __forceinline__ BlockFactors issue_block(const Ring<kCluster>& ring, float (&t)[64],
+                                                    int step, int consumer, float b_factor) {
+  const int s = step % kStages;
+  common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / kStages) & 1));
+  const int lane = static_cast<int>(threadIdx.x % 32),
+            warp = static_cast<int>(threadIdx.x / 32) % 4;
+  const float* a_factors = ring.a_scales(s) + 64 * consumer + 16 * warp + lane / 4;
+  const BlockFactors factors{a_factors[0] * b_factor, a_factors[8] * b_factor};
+  // This consumer's 64 rows start 64 · 128 bytes into the A tile (512 descriptor units).
+  const std::uint64_t desc_a =
+      common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + 512 * consumer;
+  const std::uint64_t desc_b = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
+  common::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < kBlockK / 32; ++kk)
+    common::wgmma_m64n128k32_e4m3(t, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
+  common::wgmma_commit_group();
+  return factors;
+}
+
+// acc += t · factors, then frees block `step`'s slot (its wgmma finished before this is called).
+template <int kCluster>
+__device__ __forceinline__ void promote_block(const Ring<kCluster>& ring, float (&acc)[64],
+                                              float (&t)[64], const BlockFactors& factors,
+                                              int step) {
+  common::wgmma_fence_accumulators(t);
+#pragma unroll
+  for (int j = 0; j < 16; ++j) {
+    acc[4 * j] = fmaf(t[4 * j], factors.top, acc[4 * j]);
+    acc[4 * j + 1] = fmaf(t[4 * j + 1], factors.top, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(t[4 * j + 2], factors.bottom, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(t[4 * j + 3], factors.bottom, acc[4 * j + 3]);
+  }
+  __syncwarp();  // every lane's reads of the slot (its factors) happen before the release
+  if (threadIdx.x % 32 == 0) {
+    const int s = step % kStages;
+    if constexpr (kCluster == 1) {
+      common::mbarrier_arrive(ring.empty(s));
+    } else {
+      for (int peer = 0; peer < kCluster; ++peer)
+        common::mbarrier_arrive_cluster(ring.empty(s), static_cast<std::uint32_t>(peer));
+    }
+  }
+}
+
+// One warpgroup's 64×128 fp32 tile -> bf16 C, straight from registers (wgmma's layout).
+[[maybe_unused]] __device__ __forceinline__ void store_tile(const float (&acc)[64],
+                                                            __nv_bfloat16* c, std::size_t ldc,
+                                                            std::size_t row0, std::size_t col0) {
+  const int thread = static_cast<int>(threadIdx.x % 128);
+  const int warp = thread / 32, lane = thread % 32;
+  __nv_bfloat16* top = c + (row0 + 16 * warp + lane / 4) * ldc + col0 + 2 * (lane % 4);
+  __nv_bfloat16* bottom = top + 8 * ldc;
+#pragma unroll
+  for (int j = 0; j < 16; ++j) {
+    *reinterpret_cast<__nv_bfloat162*>(top + 8 * j) =
+        __floats2bfloat162_rn(acc[4 * j], acc[4 * j + 1]);
+    *reinterpret_cast<__nv_bfloat162*>(bottom + 8 * j) =
+        __floats2bfloat162_rn(acc[4 * j + 2], acc[4 * j + 3]);
+  }
+}
+
+template <int kCluster>
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_fp8_block_scaled(const __grid_constant__ CUtensorMap a_map,
+                          const __grid_constant__ CUtensorMap b_map,
+                          const __grid_constant__ CUtensorMap a_scale_map,
+                          const float* __restrict__ b_scales, __nv_bfloat16* __restrict__ c, int m,
+                          int n, int k) {
+#if AISP_WGMMA_AVAILABLE
+  extern __shared__ std::uint8_t shared_window[];
+  const Ring<kCluster> ring{common::align_shared_1024(shared_window)};
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warpgroup = tid / 128;
+  int rank = 0, first = static_cast<int>(blockIdx.x), stride = static_cast<int>(gridDim.x);
+  if constexpr (kCluster > 1) {
+    rank = static_cast<int>(common::cluster_cta_rank());
+    first = static_cast<int>(common::cluster_index_x());
+    stride = static_cast<int>(common::cluster_count_x());
+  }
+  const int tiles_m = m / (kBlockM * kCluster), tiles_n = n / kBlockN;
+  const int tiles = tiles_m * tiles_n;
+  const int k_blocks = k / kBlockK;
+  const int b_scale_ld =
+      common::Fp8ScaleLayout{common::Fp8ScaleGranularity::block_128x128, n, k}.block_ld();
+
+  if (tid == 0) {
+    common::tma_prefetch_tensor_map(a_map);
+    common::tma_prefetch_tensor_map(b_map);
+    common::tma_prefetch_tensor_map(a_scale_map);
+    for (int s = 0; s < kStages; ++s) {
+      common::mbarrier_init(ring.full(s), 1);
+      common::mbarrier_init(ring.empty(s), 4 * kConsumers * kCluster);
+    }
+    common::mbarrier_init_fence();
+  }
+  if constexpr (kCluster > 1)
+    common::cluster_sync();  // every block's barriers exist before anyone copies or arrives
+  else
+    __syncthreads();
+
+  if (warpgroup == 0) {
+    common::setmaxnreg_decrease<40>();
+    if (tid == 0) {
+      int step = 0;
+      for (int tile = first; tile < tiles; tile += stride) {
+        const Tile t = grouped_tile(tile, tiles_m, tiles_n, kGroupRows / kCluster);
+        const int row0 = (t.row * kCluster + rank) * kBlockM;
+        const int col0 = t.col * kBlockN;
+        for (int kb = 0; kb < k_blocks; ++kb, ++step) {
+          const int s = step % kStages;
+          common::mbarrier_wait_parity(ring.empty(s), ((step / kStages) & 1) ^ 1);
+          common::mbarrier_arrive_expect_tx(ring.full(s), kStageBytes);
+          common::tma_load_2d(ring.a_tile(s), a_map, ring.full(s), kb * kBlockK, row0);
+          if constexpr (kCluster == 1) {
+            common::tma_load_2d(ring.b_tile(s), b_map, ring.full(s), kb * kBlockK, col0);
+          } else {
+            constexpr int kHalfRows = kBlockN / kCluster;
+            common::tma_load_2d_multicast(ring.b_tile(s) + rank * kHalfRows * kBlockK, b_map,
+                                          ring.full(s), kb * kBlockK, col0 + rank * kHalfRows,
+                                          static_cast<std::uint16_t>((1u << kCluster) - 1));
+          }
+          common::tma_load_2d(ring.a_scales(s), a_scale_map, ring.full(s), row0, kb);
+        }
+      }
+    }
+    __syncwarp();
+  } else {
+    common::setmaxnreg_increase<232>();
+    const int consumer = warpgroup - 1;
+    float acc[64], t0[64], t1[64];
+    int base = 0;  // the ring step of this tile's first k block (runs on across tiles)
+    for (int tile = first; tile < tiles; tile += stride, base += k_blocks) {
+      const Tile t = grouped_tile(tile, tiles_m, tiles_n, kGroupRows / kCluster);
+      const float* tile_b_scales = b_scales + static_cast<std::size_t>(t.col) * b_scale_ld;
+#pragma unroll
+      for (int i = 0; i < 64; ++i)
+        acc[i] = 0.0f;
+      // Two k blocks per iteration into two temporaries: block kb's promotion runs while block
+      // kb + 1's wgmma does. Nothing is in flight across the loop's back edge (k_blocks is even,
+      // checked in prepare), so t0 and t1 stay in place and ptxas can see which group each
+      // promotion waits for; block kb + 1's promotion overlaps the other warpgroup's wgmma.
+      for (int kb = 0; kb < k_blocks; kb += 2) {
+        const BlockFactors f0 =
+            issue_block(ring, t0, base + kb, consumer, __ldg(tile_b_scales + kb));
+        const BlockFactors f1 =
+            issue_block(ring, t1, base + kb + 1, consumer, __ldg(tile_b_scales + kb + 1));
+        common::wgmma_wait_group<1>();
+        promote_block(ring, acc, t0, f0, base + kb);
+        common::wgmma_wait_group<0>();
+        promote_block(ring, acc, t1, f1, base + kb + 1);
+      }
+      const int row0 = (t.row * kCluster + rank) * kBlockM + 64 * consumer;
+      store_tile(acc, c, static_cast<std::size_t>(n), static_cast<std::size_t>(row0),
+                 static_cast<std::size_t>(t.col) * kBlockN);
+    }
+  }
+  if constexpr (kCluster > 1)
+    common::cluster_sync();  // no block exits while its peer may still signal or copy into it
+#else
+  (void)a_map, (void)b_map, (void)a_scale_map, (void)b_scales, (void)c, (void)m, (void)n, (void)k;
+  __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
+#endif
+}
+
+template <int kCluster>
+void prepare_cluster(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp& device) {
+  const auto fail = [](const char* call, cudaError_t status) {
+    throw std::runtime_error(std::string("gemm_fp8_block_scaled: ") + call + ": " +
+                             cudaGetErrorString(status));
+  };
+  cudaError_t status = cudaFuncSetAttribute(
+      gemm_fp8_block_scaled<kCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+  if (status != cudaSuccess)
+    fail("cudaFuncSetAttribute", status);
+  const int tiles = (launch.args.m / kBlockM) * (launch.args.n / kBlockN);
+  int blocks = std::min(tiles, device.multiProcessorCount);
+  if constexpr (kCluster > 1) {
+    // As many clusters as can be resident at once (GPCs need not split evenly into pairs).
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(device.multiProcessorCount));
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = kSharedBytes;
+    cudaLaunchAttribute cluster_dims{};
+    cluster_dims.id = cudaLaunchAttributeClusterDimension;
+    cluster_dims.val.clusterDim.x = kCluster;
+    cluster_dims.val.clusterDim.y = 1;
+    cluster_dims.val.clusterDim.z = 1;
+    config.attrs = &cluster_dims;
+    config.numAttrs = 1;
+    int resident = 0;
+    status = cudaOccupancyMaxActiveClusters(&resident, gemm_fp8_block_scaled<kCluster>, &config);
+    if (status != cudaSuccess)
+      fail("cudaOccupancyMaxActiveClusters", status);
+    if (resident < 1)
+      throw std::runtime_error("gemm_fp8_block_scaled: no 2-block cluster of this kernel fits on "
+                               "the GPU (cudaOccupancyMaxActiveClusters returned 0)");
+    blocks = kCluster * std::min(tiles / kCluster, resident);
+  }
+  launch.grid = dim3(static_cast<unsigned>(blocks));
+}
+
+}  // namespace
+
+Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
+                                                       const cudaDeviceProp& device, int cluster) {
+  if (cluster != 1 && cluster != 2)
+    throw std::invalid_argument("gemm_fp8_block_scaled: cluster must be 1 or 2");
+  if (!args.a || !args.b || !args.a_scales || !args.b_scales || !args.c)
+    throw std::invalid_argument("gemm_fp8_block_scaled: null operand or scale pointer");
+  if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.m % (kBlockM * cluster) != 0 ||
+      args.n % kBlockN != 0 || args.k % (2 * kBlockK) != 0)
+    throw std::invalid_argument(
+        "gemm_fp8_block_scaled: M=" + std::to_string(args.m) + " N=" + std::to_string(args.n) +
+        " K=" + std::to_string(args.k) + " must be multiples of " +
+        std::to_string(kBlockM * cluster) +
+        ", 128 and 256 (whole tiles, whole scale blocks and an "
+        "even number of k blocks; the kernel has no tail handling): pad the problem");
+  if (device.sharedMemPerBlockOptin < kSharedBytes)
+    throw std::invalid_argument("gemm_fp8_block_scaled: needs " + std::to_string(kSharedBytes) +
+                                " bytes of shared memory per block; this GPU offers " +
+                                std::to_string(device.sharedMemPerBlockOptin));
+  Fp8BlockScaledGemmLaunch launch;
+  launch.args = args;
+  launch.cluster = cluster;
+  launch.a_map = common::encode_tiled_matrix_2d({.base = args.a,
+                                                 .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
+                                                 .element_bytes = 1,
+                                                 .rows = static_cast<std::uint64_t>(args.m),
+                                                 .cols = static_cast<std::uint64_t>(args.k),
+                                                 .box_rows = kBlockM,
+                                                 .box_cols = kBlockK});
+  launch.b_map =
+      common::encode_tiled_matrix_2d({.base = args.b,
+                                      .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
+                                      .element_bytes = 1,
+                                      .rows = static_cast<std::uint64_t>(args.n),
+                                      .cols = static_cast<std::uint64_t>(args.k),
+                                      .box_rows = static_cast<std::uint32_t>(kBlockN / cluster),
+                                      .box_cols = kBlockK});
+  launch.a_scale_map =
+      common::encode_tiled_matrix_2d({.base = args.a_scales,
+                                      .dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                                      .element_bytes = 4,
+                                      .rows = static_cast<std::uint64_t>(args.k / kBlockK),
+                                      .cols = static_cast<std::uint64_t>(args.m),
+                                      .box_rows = 1,
+                                      .box_cols = kBlockM,
+                                      .swizzle = CU_TENSOR_MAP_SWIZZLE_NONE});
+  if (cluster == 1)
+    prepare_cluster<1>(launch, device);
+  else
+    prepare_cluster<2>(launch, device);
+  launch.block = dim3(kThreads);
+  launch.shared_bytes = kSharedBytes;
+  return launch;
+}
+
+cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
+                                         cudaStream_t stream) {
+  const Fp8BlockScaledGemmArgs& a = launch.args;
+  if (launch.cluster == 1) {
+    gemm_fp8_block_scaled<1><<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+        launch.a_map, launch.b_map, launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);
+    return cudaGetLastError();
+  }
+  cudaLaunchConfig_t config{};
+  config.gridDim = launch.grid;
+  config.blockDim = launch.block;
+  config.dynamicSmemBytes = launch.shared_bytes;
+  config.stream = stream;
+  cudaLaunchAttribute cluster_dims{};
+  cluster_dims.id = cudaLaunchAttributeClusterDimension;
+  cluster_dims.val.clusterDim.x = 2;
+  cluster_dims.val.clusterDim.y = 1;
+  cluster_dims.val.clusterDim.z = 1;
+  config.attrs = &cluster_dims;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, gemm_fp8_block_scaled<2>, launch.a_map, launch.b_map,
+                            launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);
+}
+
+}  // namespace aisp::ch19

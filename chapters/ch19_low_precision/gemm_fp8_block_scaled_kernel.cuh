@@ -1,0 +1,47 @@
+// The hand-written block-scaled FP8 GEMM of chapter 19 (gemm_fp8_block_scaled_kernel.cu):
+//   C (M×N bf16, row-major) = (A_q ∘ d_A) · (B_q ∘ d_B)ᵀ
+// A_q: M×K e4m3 row-major with 1x128 dequantization factors d_A (one per row per 128 k),
+// B_q: N×K e4m3 row-major with 128x128 factors d_B (one per 128 rows per 128 k), both in
+// chapters/common/fp8_scale_layouts.cuh's layouts (cuBLASLt's VEC128_32F and BLK128x128_32F): the
+// DeepSeek-V3 recipe (activations in 1x128 tiles, weights in 128x128 blocks).
+//   prepare_gemm_fp8_block_scaled(args, device, cluster)  in setup: checks the shape (M a multiple
+//       of 128·cluster, N and K of 128), encodes the TMA maps, sizes the persistent grid;
+//       cluster 1 or 2 (2: pairs of blocks share each B tile through TMA multicast);
+//   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
+// CUDA and chapters/common only (no harness headers), so scripts/probes/fp8_probe.cu links it.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap (a type only)
+#include <cuda_bf16.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace aisp::ch19 {
+
+struct Fp8BlockScaledGemmArgs {
+  const std::uint8_t* a = nullptr;  // M×K e4m3
+  const std::uint8_t* b = nullptr;  // N×K e4m3
+  const float* a_scales = nullptr;  // 1x128 layout: [K/128][M]
+  const float* b_scales = nullptr;  // 128x128 layout: [N/128][roundup(K/128, 4)]
+  __nv_bfloat16* c = nullptr;       // M×N
+  int m = 0, n = 0, k = 0;
+};
+
+struct Fp8BlockScaledGemmLaunch {
+  Fp8BlockScaledGemmArgs args;
+  CUtensorMap a_map{};        // A in boxes of 128 rows × 128 k, 128-byte swizzle
+  CUtensorMap b_map{};        // B in boxes of 128 (cluster 2: 64) rows × 128 k
+  CUtensorMap a_scale_map{};  // d_A in boxes of 128 rows of one k block
+  int cluster = 1;
+  dim3 grid{1, 1, 1};
+  dim3 block{1, 1, 1};
+  unsigned shared_bytes = 0;
+};
+
+Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
+                                                       const cudaDeviceProp& device, int cluster);
+cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
+                                         cudaStream_t stream);
+
+}  // namespace aisp::ch19
