@@ -1,0 +1,76 @@
+// The flash-attention rungs as variants of the forward problem, one class per kernel family,
+// parameterised by the pair's shape and by whether masked tiles are skipped (the variant files
+// name both). The kernels themselves are compiled once each (flash_attention_*.cu).
+#pragma once
+
+#include "attention_forward_common.cuh"
+
+namespace aisp::ch18 {
+
+// mma.sync + cp.async (flash_attention_fa2.cu).
+class FlashFa2Attention : public ForwardAttentionProblem {
+ public:
+  FlashFa2Attention(ForwardShape shape, MaskedTiles masked)
+      : ForwardAttentionProblem(shape), masked_(masked) {}
+  void run(aisp::Context& ctx) override {
+    launch_flash_fa2(shape(), forward_tensors(q(), k(), v(), o()), masked_, ctx.stream());
+    AISP_CHECK_LAUNCH();
+  }
+
+ private:
+  MaskedTiles masked_;
+};
+
+// mma.sync + TMA/mbarrier two-stage pipeline (flash_attention_fa2_tma.cu); needs sm_90.
+class FlashFa2TmaAttention : public ForwardAttentionProblem {
+ public:
+  explicit FlashFa2TmaAttention(ForwardShape shape) : ForwardAttentionProblem(shape) {}
+  aisp::Requirements requirements() const override {
+    aisp::Requirements r;
+    r.min_compute_capability = 90;
+    r.features = {aisp::Feature::tma};
+    return r;
+  }
+  void setup(aisp::Context& ctx) override {
+    ForwardAttentionProblem::setup(ctx);
+    maps_ = make_flash_tma_maps(shape(), forward_tensors(q(), k(), v(), o()));
+  }
+  void run(aisp::Context& ctx) override {
+    launch_flash_fa2_tma(shape(), maps_, static_cast<__nv_bfloat16*>(o()), MaskedTiles::skip,
+                         ctx.stream());
+    AISP_CHECK_LAUNCH();
+  }
+
+ private:
+  FlashTmaMaps maps_{};
+};
+
+// wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
+class FlashFa3Attention : public ForwardAttentionProblem {
+ public:
+  FlashFa3Attention(ForwardShape shape, MaskedTiles masked)
+      : ForwardAttentionProblem(shape), masked_(masked) {}
+  aisp::Requirements requirements() const override {
+    aisp::Requirements r;
+    r.min_compute_capability = 90;
+    r.features = {aisp::Feature::wgmma, aisp::Feature::tma};
+    return r;
+  }
+  void setup(aisp::Context& ctx) override {
+    ForwardAttentionProblem::setup(ctx);
+    if (!flash_fa3_built_for_sm90a())
+      throw std::runtime_error("flash FA3: this binary has no sm_90a code for the GPU (wgmma); "
+                               "build with CMAKE_CUDA_ARCHITECTURES including 90a");
+    maps_ = make_flash_wgmma_maps(shape(), forward_tensors(q(), k(), v(), o()));
+  }
+  void run(aisp::Context& ctx) override {
+    launch_flash_fa3(shape(), maps_, static_cast<__nv_bfloat16*>(o()), masked_, ctx.stream());
+    AISP_CHECK_LAUNCH();
+  }
+
+ private:
+  MaskedTiles masked_;
+  FlashWgmmaMaps maps_{};
+};
+
+}  // namespace aisp::ch18

@@ -1,0 +1,87 @@
+// Launchers of the ch18 attention kernels, one .cu file each (compiled once, shared by the
+// variants, the ch13 KV-cache pairs, the flash-attention lab and scripts/probes/
+// attention_probe.cu). No harness types here: plain device pointers, shapes and a stream.
+// A launcher throws std::invalid_argument for a shape it was not built for; the caller checks
+// the launch itself (AISP_CHECK_LAUNCH()).
+#pragma once
+
+#include <cuda.h>  // CUtensorMap (a type only)
+#include <cuda_bf16.h>
+#include <cuda_runtime_api.h>
+
+#include "../common/attention_kv_cache.cuh"
+#include "../common/attention_shapes.cuh"
+
+namespace aisp::ch18 {
+
+using attention::DecodeShape;
+using attention::ForwardShape;
+
+// The forward problem's BF16 tensors, [B, H, S, D] contiguous.
+struct ForwardTensors {
+  const __nv_bfloat16* q = nullptr;
+  const __nv_bfloat16* k = nullptr;
+  const __nv_bfloat16* v = nullptr;
+  __nv_bfloat16* o = nullptr;
+};
+
+// Under a mask: visit every key tile and mask element by element (the dense kernel), or skip the
+// tiles no query of the block can see.
+enum class MaskedTiles { compute, skip };
+
+// Throws unless the flash kernels were built for the shape (head_dim 64/128, seq % 128 == 0).
+void check_flash_shape(const ForwardShape& shape, const char* kernel);
+
+// row_softmax.cu: probs[r][c] = softmax(scores[r][:])[c] in BF16, rows of 4096 FP32 scores.
+void launch_row_softmax(const float* scores, __nv_bfloat16* probs, long long rows, int cols,
+                        cudaStream_t stream);
+
+// flash_attention_fa2.cu: mma.sync, K/V through shared memory with cp.async.
+void launch_flash_fa2(const ForwardShape& shape, const ForwardTensors& tensors, MaskedTiles masked,
+                      cudaStream_t stream);
+
+// flash_attention_fa2_tma.cu: the same warps' arithmetic, K/V brought by TMA into a two-stage
+// mbarrier pipeline. The tensor maps are encoded once (make_flash_tma_maps, in setup).
+struct FlashTmaMaps {
+  CUtensorMap q, k, v;
+};
+FlashTmaMaps make_flash_tma_maps(const ForwardShape& shape, const ForwardTensors& tensors);
+void launch_flash_fa2_tma(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
+                          MaskedTiles masked, cudaStream_t stream);
+
+// flash_attention_fa3.cu: wgmma + TMA, a producer warp and two consumer warpgroups (sm_90a).
+// Needs the maps of make_flash_wgmma_maps (boxes sized for its tiles).
+struct FlashWgmmaMaps {
+  CUtensorMap q, k, v;
+};
+FlashWgmmaMaps make_flash_wgmma_maps(const ForwardShape& shape, const ForwardTensors& tensors);
+void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
+                      MaskedTiles masked, cudaStream_t stream);
+// True when this build carries the sm_90a code of the wgmma kernel (false: the kernel traps).
+bool flash_fa3_built_for_sm90a();
+
+// decode_attention.cu: one query token per sequence over its KV cache (attention_shapes.cuh:
+// DecodeShape; attention_kv_cache.cuh: the paged layout).
+struct DecodeTensors {
+  const __nv_bfloat16* q = nullptr;  // [B, Hq, D]
+  const __nv_bfloat16* k = nullptr;  // contiguous [B, Hkv, max_len, D] or the paged pool
+  const __nv_bfloat16* v = nullptr;
+  const int* cache_lengths = nullptr;  // [B]
+  const int* block_table = nullptr;    // paged only: [B, max_pages_per_sequence]
+  __nv_bfloat16* o = nullptr;          // [B, Hq, D]
+  float* partial_o = nullptr;          // split-K only: decode_partial_floats(shape)
+  float* partial_lse = nullptr;        // split-K only: decode_partial_rows(shape)
+};
+// The split-K kernels' chunk of cache tokens per block, and their partial-result sizes.
+constexpr int kDecodeChunk = 512;
+std::size_t decode_partial_rows(const DecodeShape& shape);    // B·Hq·max_chunks
+std::size_t decode_partial_floats(const DecodeShape& shape);  // rows·D
+
+// Baseline: one block per (sequence, query head) walks the whole contiguous cache.
+void launch_decode_per_head(const DecodeShape& shape, const DecodeTensors& t, cudaStream_t stream);
+// Split-K (flash decoding): one block per (sequence, KV head, 512-token chunk) serving the KV
+// head's query heads, then a combine kernel. page_size 0: contiguous cache; else the paged pool.
+void launch_decode_split_k(const DecodeShape& shape, const DecodeTensors& t, int page_size,
+                           cudaStream_t stream);
+
+}  // namespace aisp::ch18

@@ -1,0 +1,415 @@
+// Flash attention, FlashAttention-3 style (Hopper, sm_90a): wgmma + TMA + warp specialization.
+// What changed vs the mma.sync rungs:
+//   - wgmma: a warpgroup (4 warps) multiplies a 64-row tile by a whole 128-key tile in one
+//     asynchronous instruction stream, operands read by the tensor cores straight from shared
+//     memory (Q and K, K-major) or from registers (P): no ldmatrix, full-rate tensor cores.
+//   - warp specialization: warpgroup 0 is the producer (one thread issues every TMA copy; the
+//     group gives its registers away with setmaxnreg), warpgroups 1 and 2 are consumers with 64
+//     query rows each (kBlockM 128) and 240 registers per thread.
+//   - a K ring and a V ring of 2 stages each, full/empty mbarriers between producer and consumers.
+//   - intra-warpgroup overlap: a consumer issues S_j = Q·K_jᵀ and O += P_{j-1}·V_{j-1} back to
+//     back, waits only for S_j, and computes the softmax of tile j while the tensor cores still
+//     run the P·V of tile j − 1; O is rescaled once that product has retired.
+// Per consumer thread: S (64×128 FP32: 64 registers), O (64×D: 64 at D 128), P (BF16: 32).
+// Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM.
+// FLOPs 4·B·H·S²·D over the visible pairs; ceiling: BF16 tensor (the cuBLAS rate, ANCHORS.md).
+// Elsewhere than sm_90a the kernel body is a trap; the variants declare Feature::wgmma.
+#include <cuda_bf16.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "../common/attention_warp_fragments.cuh"
+#include "../common/attention_wgmma.cuh"
+#include "../common/bf16_pack.cuh"
+#include "../common/mbarrier.cuh"
+#include "../common/setmaxnreg.cuh"
+#include "../common/shared_alignment.cuh"
+#include "../common/tensor_map.hpp"
+#include "../common/tma.cuh"
+#include "../common/wgmma.cuh"
+#include "attention_kernels.cuh"
+
+namespace aisp::ch18 {
+namespace {
+
+using attention::MaskKind;
+
+constexpr int kBlockM = 128;  // query rows per block: 64 per consumer warpgroup
+constexpr int kBlockN = 128;  // keys per K/V tile
+[[maybe_unused]] constexpr int kConsumerRows = 64;
+constexpr int kThreads = 3 * 128;  // producer warpgroup + 2 consumer warpgroups
+[[maybe_unused]] constexpr int kConsumerWarps = 8;
+constexpr int kStages = 2;
+constexpr int kPanelCols = 64;  // TMA box width: 64 BF16 = the 128-byte swizzle span
+[[maybe_unused]] constexpr int kProducerRegisters = 24;
+[[maybe_unused]] constexpr int kConsumerRegisters = 240;
+constexpr float kLog2e = 1.4426950408889634f;
+
+template <int kD>
+__host__ __device__ constexpr int q_bytes() {
+  return kBlockM * kD * 2;
+}
+template <int kD>
+__host__ __device__ constexpr int kv_tile_bytes() {
+  return kBlockN * kD * 2;
+}
+template <int kD>
+__host__ __device__ constexpr int smem_bytes() {
+  return q_bytes<kD>() + 2 * kStages * kv_tile_bytes<kD>() +
+         static_cast<int>(common::kSharedAlignmentSlack);
+}
+
+struct Barriers {
+  std::uint64_t q_full;
+  std::uint64_t k_full[kStages], k_empty[kStages];
+  std::uint64_t v_full[kStages], v_empty[kStages];
+};
+
+// Key tiles [first, last) a block of rows [m0, m0 + kBlockM) visits (all of them for the dense
+// masked kernel).
+template <MaskKind kMask, bool kSkip>
+struct Tiles {
+  int first = 0, last = 0;
+  __device__ Tiles(int m0, int seq, int window) {
+    last = seq / kBlockN;
+    if (kSkip && kMask != MaskKind::none) {
+      last = (m0 + kBlockM - 1) / kBlockN + 1;
+      if (kMask == MaskKind::sliding_window) {
+        const int first_key = m0 - window + 1;
+        first = first_key > 0 ? first_key / kBlockN : 0;
+      }
+    }
+  }
+};
+
+template <MaskKind kMask>
+__device__ __forceinline__ bool needs_mask(int m0, int n0, int window) {
+  if (kMask == MaskKind::none)
+    return false;
+  const bool past_diagonal = n0 + kBlockN - 1 > m0;
+  if (kMask == MaskKind::causal)
+    return past_diagonal;
+  return past_diagonal || n0 <= m0 + kBlockM - 1 - window;
+}
+
+// The consumer thread's two rows: g and g + 8 of its warp's 16 (accumulator layout, wgmma.cuh).
+template <int kD>
+struct ConsumerState {
+  float o[kD / 2];  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e % 2)
+  float row_max[2];
+  float row_sum[2];
+};
+
+// Softmax of one tile in S's registers: new running max, p = 2^(s·scale·log2e − max) in place,
+// running sums; returns the two rows' rescale factors for O.
+[[maybe_unused]] __device__ __forceinline__ void softmax_tile(float (&s)[64], float (&row_max)[2],
+                                                              float (&row_sum)[2], float scale_log2,
+                                                              float (&correction)[2]) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    float tile_max = -INFINITY;
+#pragma unroll
+    for (int j = 0; j < 16; ++j)
+      tile_max = fmaxf(tile_max, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
+    tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+    tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+    const float new_max = fmaxf(row_max[h], tile_max);
+    const float base = new_max == -INFINITY ? 0.0f : new_max * scale_log2;
+    correction[h] = common::exp2_approx(row_max[h] * scale_log2 - base);
+    row_max[h] = new_max;
+    float sum = 0.0f;
+#pragma unroll
+    for (int j = 0; j < 16; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const float p = common::exp2_approx(fmaf(s[4 * j + 2 * h + e], scale_log2, -base));
+        s[4 * j + 2 * h + e] = p;
+        sum += p;
+      }
+    row_sum[h] = row_sum[h] * correction[h] + sum;
+  }
+}
+
+// P (FP32 in S's registers) as BF16 A fragments, one per 16-key k-step (n-tiles 2kk, 2kk + 1).
+[[maybe_unused]] __device__ __forceinline__ void pack_p(const float (&s)[64],
+                                                        std::uint32_t (&p)[8][4]) {
+#pragma unroll
+  for (int kk = 0; kk < 8; ++kk) {
+    p[kk][0] = common::pack_bf16x2(s[8 * kk + 0], s[8 * kk + 1]);
+    p[kk][1] = common::pack_bf16x2(s[8 * kk + 2], s[8 * kk + 3]);
+    p[kk][2] = common::pack_bf16x2(s[8 * kk + 4], s[8 * kk + 5]);
+    p[kk][3] = common::pack_bf16x2(s[8 * kk + 6], s[8 * kk + 7]);
+  }
+}
+
+template <MaskKind kMask>
+__device__ __forceinline__ void mask_tile(float (&s)[64], int row0, int n0, int window, int lane) {
+  const int g = lane >> 2, q = lane & 3;
+#pragma unroll
+  for (int j = 0; j < 16; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int row = row0 + g + 8 * (e >> 1);
+      const int key = n0 + 8 * j + 2 * q + (e & 1);
+      if (key > row || (kMask == MaskKind::sliding_window && key <= row - window))
+        s[4 * j + e] = -INFINITY;
+    }
+}
+
+template <int kD>
+__device__ __forceinline__ void issue_scores(float (&s)[64], const std::uint8_t* q_rows,
+                                             const std::uint8_t* k_tile) {
+  // Q: this warpgroup's 64 rows (panel stride kBlockM·128 bytes); K: the tile's 128 keys.
+#pragma unroll
+  for (int ks = 0; ks < kD / 16; ++ks) {
+    const std::uint64_t a =
+        common::wgmma_descriptor_k_major_sw128(q_rows + (ks / 4) * (kBlockM * 128)) + 2 * (ks % 4);
+    const std::uint64_t b =
+        common::wgmma_descriptor_k_major_sw128(k_tile + (ks / 4) * (kBlockN * 128)) + 2 * (ks % 4);
+    common::wgmma_m64n128k16_bf16(s, a, b, ks > 0);
+  }
+}
+
+template <int kD>
+__device__ __forceinline__ void issue_pv(float (&o)[kD / 2], const std::uint32_t (&p)[8][4],
+                                         const std::uint8_t* v_tile) {
+#pragma unroll
+  for (int kk = 0; kk < kBlockN / 16; ++kk) {
+    const std::uint64_t b =
+        common::wgmma_descriptor_mn_major_sw128(v_tile + kk * 16 * 128, kBlockN * 128);
+    if constexpr (kD == 128)
+      common::wgmma_m64n128k16_bf16_rs_tn(o, p[kk], b);
+    else
+      common::wgmma_m64n64k16_bf16_rs_tn(o, p[kk], b);
+  }
+}
+
+template <int kD, MaskKind kMask, bool kSkip>
+__global__ void __launch_bounds__(kThreads, 1)
+    flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
+                     const __grid_constant__ CUtensorMap k_map,
+                     const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o,
+                     int seq, int window, float scale_log2) {
+#if AISP_WGMMA_AVAILABLE
+  extern __shared__ std::uint8_t smem_window[];
+  std::uint8_t* q_tile = common::align_shared_1024(smem_window);
+  std::uint8_t* k_tiles = q_tile + q_bytes<kD>();
+  std::uint8_t* v_tiles = k_tiles + kStages * kv_tile_bytes<kD>();
+  __shared__ Barriers bars;
+
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  const int m_block = kMask == MaskKind::none ? static_cast<int>(blockIdx.x)
+                                              : static_cast<int>(gridDim.x - 1 - blockIdx.x);
+  const int m0 = m_block * kBlockM;
+  const int head_row = static_cast<int>(blockIdx.y) * seq;
+  const Tiles<kMask, kSkip> tiles(m0, seq, window);
+
+  if (threadIdx.x == 0) {
+    common::mbarrier_init(&bars.q_full, 1);
+    for (int s = 0; s < kStages; ++s) {
+      common::mbarrier_init(&bars.k_full[s], 1);
+      common::mbarrier_init(&bars.v_full[s], 1);
+      common::mbarrier_init(&bars.k_empty[s], kConsumerWarps);
+      common::mbarrier_init(&bars.v_empty[s], kConsumerWarps);
+    }
+    common::mbarrier_init_fence();
+    common::fence_proxy_async_shared();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    common::setmaxnreg_decrease<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      common::mbarrier_arrive_expect_tx(&bars.q_full, q_bytes<kD>());
+      for (int p = 0; p < kD / kPanelCols; ++p)
+        common::tma_load_2d(q_tile + p * kBlockM * 128, q_map, &bars.q_full, p * kPanelCols,
+                            head_row + m0);
+      for (int t = tiles.first, i = 0; t < tiles.last; ++t, ++i) {
+        const int s = i % kStages;
+        const std::uint32_t parity = static_cast<std::uint32_t>((i / kStages) % 2);
+        const int row = head_row + t * kBlockN;
+        common::mbarrier_wait_parity(&bars.k_empty[s], parity ^ 1u);  // first use: free
+        common::mbarrier_arrive_expect_tx(&bars.k_full[s], kv_tile_bytes<kD>());
+        for (int p = 0; p < kD / kPanelCols; ++p)
+          common::tma_load_2d(k_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, k_map,
+                              &bars.k_full[s], p * kPanelCols, row);
+        common::mbarrier_wait_parity(&bars.v_empty[s], parity ^ 1u);
+        common::mbarrier_arrive_expect_tx(&bars.v_full[s], kv_tile_bytes<kD>());
+        for (int p = 0; p < kD / kPanelCols; ++p)
+          common::tma_load_2d(v_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, v_map,
+                              &bars.v_full[s], p * kPanelCols, row);
+      }
+    }
+  } else {
+    common::setmaxnreg_increase<kConsumerRegisters>();
+    const int consumer = warpgroup - 1;
+    const int lane = static_cast<int>(threadIdx.x) % 32;
+    const int warp_in_group = (static_cast<int>(threadIdx.x) / 32) % 4;
+    const int row0 = m0 + consumer * kConsumerRows + warp_in_group * 16;  // this warp's rows
+    const std::uint8_t* q_rows = q_tile + consumer * kConsumerRows * 128;
+    const auto k_tile = [&](int s) { return k_tiles + s * kv_tile_bytes<kD>(); };
+    const auto v_tile = [&](int s) { return v_tiles + s * kv_tile_bytes<kD>(); };
+    const auto release = [&](std::uint64_t* bar) {
+      __syncwarp();
+      if (lane == 0)
+        common::mbarrier_arrive(bar);
+    };
+
+    ConsumerState<kD> st;
+#pragma unroll
+    for (int i = 0; i < kD / 2; ++i)
+      st.o[i] = 0.0f;
+    st.row_max[0] = st.row_max[1] = -INFINITY;
+    st.row_sum[0] = st.row_sum[1] = 0.0f;
+    float s[64];
+    std::uint32_t p[8][4];
+    float correction[2];
+
+    common::mbarrier_wait_parity(&bars.q_full, 0);
+    // Tile 0: scores and softmax only (its P·V is issued with the next tile's scores).
+    common::mbarrier_wait_parity(&bars.k_full[0], 0);
+    common::wgmma_fence();
+    issue_scores<kD>(s, q_rows, k_tile(0));
+    common::wgmma_commit_group();
+    common::wgmma_wait_group<0>();
+    common::wgmma_fence_accumulators(s);
+    release(&bars.k_empty[0]);
+    if (needs_mask<kMask>(m0, tiles.first * kBlockN, window))
+      mask_tile<kMask>(s, row0, tiles.first * kBlockN, window, lane);
+    softmax_tile(s, st.row_max, st.row_sum, scale_log2, correction);
+    pack_p(s, p);
+
+    const int count = tiles.last - tiles.first;
+    for (int i = 1; i < count; ++i) {
+      const int t = tiles.first + i;
+      const int stage = i % kStages, previous = (i - 1) % kStages;
+      common::mbarrier_wait_parity(&bars.k_full[stage],
+                                   static_cast<std::uint32_t>((i / kStages) % 2));
+      common::wgmma_fence();
+      issue_scores<kD>(s, q_rows, k_tile(stage));
+      common::wgmma_commit_group();
+      common::mbarrier_wait_parity(&bars.v_full[previous],
+                                   static_cast<std::uint32_t>(((i - 1) / kStages) % 2));
+      issue_pv<kD>(st.o, p, v_tile(previous));
+      common::wgmma_commit_group();
+      common::wgmma_wait_group<1>();  // the scores are ready; P·V of the previous tile runs on
+      common::wgmma_fence_accumulators(s);
+      release(&bars.k_empty[stage]);
+      if (needs_mask<kMask>(m0, t * kBlockN, window))
+        mask_tile<kMask>(s, row0, t * kBlockN, window, lane);
+      softmax_tile(s, st.row_max, st.row_sum, scale_log2, correction);
+      common::wgmma_wait_group<0>();  // P·V of the previous tile has retired
+      common::wgmma_fence_accumulators(st.o);
+      common::wgmma_fence_fragments(p[0]);
+      common::wgmma_fence_fragments(p[1]);
+      common::wgmma_fence_fragments(p[2]);
+      common::wgmma_fence_fragments(p[3]);
+      common::wgmma_fence_fragments(p[4]);
+      common::wgmma_fence_fragments(p[5]);
+      common::wgmma_fence_fragments(p[6]);
+      common::wgmma_fence_fragments(p[7]);
+      release(&bars.v_empty[previous]);
+#pragma unroll
+      for (int j = 0; j < kD / 8; ++j) {
+        st.o[4 * j + 0] *= correction[0];
+        st.o[4 * j + 1] *= correction[0];
+        st.o[4 * j + 2] *= correction[1];
+        st.o[4 * j + 3] *= correction[1];
+      }
+      pack_p(s, p);
+    }
+    const int last = (count - 1) % kStages;
+    common::mbarrier_wait_parity(&bars.v_full[last],
+                                 static_cast<std::uint32_t>(((count - 1) / kStages) % 2));
+    common::wgmma_fence();
+    issue_pv<kD>(st.o, p, v_tile(last));
+    common::wgmma_commit_group();
+    common::wgmma_wait_group<0>();
+    common::wgmma_fence_accumulators(st.o);
+    release(&bars.v_empty[last]);
+
+    // O / l in BF16: rows g and g + 8 of the warp's 16, dims 8j + 2q, +1.
+    const int g = lane >> 2, q = lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      float l = st.row_sum[h];
+      l += __shfl_xor_sync(0xffffffffu, l, 1);
+      l += __shfl_xor_sync(0xffffffffu, l, 2);
+      const float inv = 1.0f / l;
+      __nv_bfloat16* out = o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * kD;
+#pragma unroll
+      for (int j = 0; j < kD / 8; ++j)
+        *reinterpret_cast<std::uint32_t*>(out + 8 * j + 2 * q) =
+            common::pack_bf16x2(st.o[4 * j + 2 * h] * inv, st.o[4 * j + 2 * h + 1] * inv);
+    }
+  }
+#else
+  (void)q_map, (void)k_map, (void)v_map, (void)o, (void)seq, (void)window, (void)scale_log2;
+  __trap();
+#endif
+}
+
+template <int kD, MaskKind kMask, bool kSkip>
+void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
+            cudaStream_t stream) {
+  const auto kernel = flash_fa3_kernel<kD, kMask, kSkip>;
+  const cudaError_t status =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<kD>());
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("flash FA3: cannot raise shared memory to ") +
+                             std::to_string(smem_bytes<kD>()) +
+                             " bytes: " + cudaGetErrorString(status));
+  const dim3 grid(static_cast<unsigned>(shape.seq / kBlockM),
+                  static_cast<unsigned>(shape.batch * shape.heads));
+  kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(
+      maps.q, maps.k, maps.v, o, shape.seq, shape.window, shape.softmax_scale() * kLog2e);
+}
+
+}  // namespace
+
+bool flash_fa3_built_for_sm90a() {
+  // The launcher runs on the host; ask the runtime which code the kernel carries for this GPU.
+  cudaFuncAttributes attributes{};
+  if (cudaFuncGetAttributes(&attributes, flash_fa3_kernel<128, MaskKind::none, false>) !=
+      cudaSuccess)
+    return false;
+  return attributes.binaryVersion == 90;
+}
+
+FlashWgmmaMaps make_flash_wgmma_maps(const ForwardShape& shape, const ForwardTensors& tensors) {
+  check_flash_shape(shape, "flash FA3");
+  const auto map = [&](const __nv_bfloat16* base, int box_rows) {
+    common::TiledMatrix2d m;
+    m.base = base;
+    m.rows = static_cast<std::uint64_t>(shape.batch) * shape.heads * shape.seq;
+    m.cols = static_cast<std::uint64_t>(shape.head_dim);
+    m.box_rows = static_cast<std::uint32_t>(box_rows);
+    m.box_cols = kPanelCols;
+    return common::encode_tiled_matrix_2d(m);
+  };
+  return {map(tensors.q, kBlockM), map(tensors.k, kBlockN), map(tensors.v, kBlockN)};
+}
+
+void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
+                      MaskedTiles masked, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA3");
+  if (shape.head_dim == 64) {
+    if (shape.mask != MaskKind::none)
+      throw std::invalid_argument("flash FA3: masks are built for head_dim 128 only");
+    return launch<64, MaskKind::none, false>(shape, maps, o, stream);
+  }
+  const bool skip = masked == MaskedTiles::skip;
+  switch (shape.mask) {
+  case MaskKind::none:
+    return launch<128, MaskKind::none, false>(shape, maps, o, stream);
+  case MaskKind::causal:
+    return skip ? launch<128, MaskKind::causal, true>(shape, maps, o, stream)
+                : launch<128, MaskKind::causal, false>(shape, maps, o, stream);
+  case MaskKind::sliding_window:
+    return skip ? launch<128, MaskKind::sliding_window, true>(shape, maps, o, stream)
+                : launch<128, MaskKind::sliding_window, false>(shape, maps, o, stream);
+  }
+}
+
+}  // namespace aisp::ch18
