@@ -4,7 +4,7 @@
 // Pair gemm_bf16: C = A·Bᵀ at M = N = K = 8192, bf16 in and out, fp32 accumulation
 // (A M×K, B N×K, C M×N, all row-major). The kernel and its full description:
 // gemm_bf16_simt_kernel.cu; the 4096³ pair (gemm_bf16_4k) runs the same kernel.
-#include "gemm_bf16_rungs.cuh"
+#include "gemm_bf16_rungs.hpp"
 
 using Variant = aisp::ch10::GemmBf16Rung<aisp::ch10::SimtRung, aisp::ch10::Square8192>;
 AISP_VARIANT(Variant)

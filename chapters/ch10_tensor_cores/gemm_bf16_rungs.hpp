@@ -6,6 +6,8 @@
 //   AISP_VARIANT(Variant)
 // The problem (layouts, inputs, reference, tolerance, workload) is
 // chapters/common/gemm_bf16_problem.cuh; what each rung changes is in its kernel file's comment.
+// Host code only: the variant files are .cpp, compiled by the host compiler (a fraction of an
+// nvcc compile for two architectures), and reach the kernels through gemm_bf16_kernels.cuh.
 #pragma once
 
 #include <aisp/aisp.hpp>
