@@ -15,7 +15,6 @@
 #include <aisp/aisp.hpp>
 
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,14 +72,10 @@ class DecodeAttentionProblem : public aisp::Benchmark {
     };
   }
 
-  // As the forward problem's (attention_forward_problem.cuh): each output is a weighted mean of
-  // 8k–32k V values (|o| ≈ 0.02), far below bf16's default atol of 1e-3. The variants differ by
-  // the output rounding (rtol) and by where P is rounded to BF16 for the P·V MMA.
-  std::optional<aisp::Tolerance> tolerance() const override {
-    return aisp::Tolerance{8e-3, 2.5e-4,
-                           "tighter than bf16's default: |o| ~ 0.02; variants differ by output "
-                           "rounding (rtol) and BF16 rounding of P"};
-  }
+  // Tolerance: BF16's default (rtol 8e-3, atol 1e-3), as the forward problem's. On the H200
+  // (probe, 2026-11-23) the split-K and paged kernels differed from the per-head baseline by at
+  // most 2.4e-4 (8e-5 beyond rtol·|b|); the float64 reference (relative RMS 1.9e-3 to 2.1e-3 for
+  // every variant) is what catches a real error.
 
   aisp::Workload workload() const override {
     aisp::Workload w;

@@ -14,7 +14,6 @@
 #include <aisp/aisp.hpp>
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "attention_reference.hpp"
@@ -65,18 +64,14 @@ class ForwardAttentionProblem : public aisp::Benchmark {
     };
   }
 
-  // Tighter than BF16's default atol (1e-3), which is several percent of these outputs: each
-  // output is a weighted mean of thousands of V values, |O| ≈ 0.02, BF16 ulp there ≈ 1.2e-4. Two
-  // correct kernels differ by the output rounding (≤ 1 ulp, covered by rtol 8e-3) and by rounding
-  // the probabilities P to BF16 before P·V (each kernel rounds other values: unnormalized
-  // exp(s − m) in the flash kernels, exp(s − m)/l in the unfused one), a random sum of relative
-  // errors 2⁻⁹ over the row, ≈ 2e-5 (σ). atol 2.5e-4 covers that noise over ~33 M elements and
-  // still fails a kernel that drops or double-counts a 64-key tile.
-  std::optional<aisp::Tolerance> tolerance() const override {
-    return aisp::Tolerance{8e-3, 2.5e-4,
-                           "tighter than bf16's default: |O| ~ 0.02; kernels differ by output "
-                           "rounding (rtol) and BF16 rounding of P (~2e-5 sigma)"};
-  }
+  // Tolerance: BF16's default (rtol 8e-3, atol 1e-3), deliberately not tighter. Each output is
+  // a weighted mean of thousands of V values (|O| ≈ 0.02), but where a few keys dominate a row
+  // the kernels' different rounding of P to BF16 (normalized in the unfused baseline, unnormalized
+  // under another running max in each flash kernel) moves an output by up to ~4e-4 beyond rtol:
+  // on the H200 (probe, 2026-11-23) cuDNN and the FA3-style kernel differed from the unfused
+  // baseline by up to 2.6e-4 (D 128) and 4.2e-4 (D 64) beyond rtol·|b|, so atol 2.5e-4 failed
+  // 5–14 of 33.5 M elements. A real error (a dropped or doubled key tile) is caught by the float64
+  // reference (precision_preserved: measured relative RMS 2.2e-3 for every variant).
 
   aisp::Workload workload() const override {
     aisp::Workload w;
