@@ -4,6 +4,8 @@
 // wholly above the diagonal and writes zeros there.
 // Bytes per row: 4 KiB read (causal: about half on average) + 4 KiB written; ~4 FLOPs per element
 // plus an exp. Ceiling: HBM bandwidth.
+// The causal form writes only the keys its caller's P·V GEMM reads (below the end of the query's
+// key block), so P's blocks above the diagonal are neither read nor written.
 #include "attention_softmax_bf16.cuh"
 
 #include <aisp/check.hpp>
@@ -20,9 +22,12 @@ namespace {
 
 constexpr int kWarpsPerBlock = 4;
 
+// kCausal: row r is query r % n of its matrix; keys beyond it are masked, and only the keys below
+// stored_keys(query) = (query / key_block + 1) · key_block are written (the rest of the row is
+// never read by the caller's P·V GEMMs, which stop at that key).
 template <int kCols, bool kCausal>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
-    softmax_rows(const uint4* s, uint4* p, std::size_t rows, int n) {  // s may be p
+    softmax_rows(const uint4* s, uint4* p, std::size_t rows, int n, int key_block) {  // s may be p
   constexpr int kChunksPerRow = kCols / 8;
   constexpr int kChunks = kChunksPerRow / 32;
   static_assert(kChunksPerRow % 32 == 0, "whole chunks per lane");
@@ -31,6 +36,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
   if (row >= rows)
     return;  // a whole warp leaves together
   const int query = kCausal ? static_cast<int>(row % static_cast<std::size_t>(n)) : kCols;
+  const int stored_keys = kCausal ? (query / key_block + 1) * key_block : kCols;
   const std::size_t row_start = row * kChunksPerRow;
 
   float v[kChunks][8];
@@ -75,10 +81,13 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
 
 #pragma unroll
   for (int c = 0; c < kChunks; ++c) {
+    const int chunk = c * 32 + lane;
+    if (chunk * 8 < stored_keys) {
 #pragma unroll
-    for (int e = 0; e < 8; ++e)
-      v[c][e] *= inverse;
-    p[row_start + c * 32 + lane] = pack_bf16x8(v[c]);
+      for (int e = 0; e < 8; ++e)
+        v[c][e] *= inverse;
+      p[row_start + chunk] = pack_bf16x8(v[c]);
+    }
   }
 }
 
@@ -104,16 +113,20 @@ void launch_softmax_rows_bf16(const __nv_bfloat16* s, __nv_bfloat16* p, std::siz
                               cudaStream_t stream) {
   check_arguments("launch_softmax_rows_bf16", s, p, cols);
   softmax_rows<kSoftmaxCols, false><<<blocks_for(rows), kWarpsPerBlock * 32, 0, stream>>>(
-      reinterpret_cast<const uint4*>(s), reinterpret_cast<uint4*>(p), rows, cols);
+      reinterpret_cast<const uint4*>(s), reinterpret_cast<uint4*>(p), rows, cols, cols);
   AISP_CHECK_LAUNCH();
 }
 
 void launch_causal_softmax_rows_bf16(const __nv_bfloat16* s, __nv_bfloat16* p, std::size_t matrices,
-                                     int n, cudaStream_t stream) {
+                                     int n, int key_block, cudaStream_t stream) {
   check_arguments("launch_causal_softmax_rows_bf16", s, p, n);
+  if (key_block <= 0 || key_block % 8 != 0 || n % key_block != 0)
+    throw std::invalid_argument(
+        "launch_causal_softmax_rows_bf16: key_block " + std::to_string(key_block) +
+        " must be a positive multiple of 8 that divides n = " + std::to_string(n));
   const std::size_t rows = matrices * static_cast<std::size_t>(n);
   softmax_rows<kSoftmaxCols, true><<<blocks_for(rows), kWarpsPerBlock * 32, 0, stream>>>(
-      reinterpret_cast<const uint4*>(s), reinterpret_cast<uint4*>(p), rows, n);
+      reinterpret_cast<const uint4*>(s), reinterpret_cast<uint4*>(p), rows, n, key_block);
   AISP_CHECK_LAUNCH();
 }
 

@@ -18,9 +18,10 @@ void launch_softmax_rows_bf16(const __nv_bfloat16* s, __nv_bfloat16* p, std::siz
                               cudaStream_t stream);
 
 // The causal mask and the softmax in one pass over `matrices` n × n score matrices (row = query i,
-// column = key j): p[m][i][j] = softmax over j ≤ i of s[m][i][:], and 0 for j > i. Keys beyond
-// the query are neither read nor needed: only the lower triangle of s is loaded.
+// column = key j): p[m][i][j] = softmax over j ≤ i of s[m][i][:], and 0 for i < j < the end of
+// the query's key block ((i / key_block + 1) · key_block); beyond that p is not written. Only the
+// lower triangle of s is read. key_block = n writes every row in full.
 void launch_causal_softmax_rows_bf16(const __nv_bfloat16* s, __nv_bfloat16* p, std::size_t matrices,
-                                     int n, cudaStream_t stream);
+                                     int n, int key_block, cudaStream_t stream);
 
 }  // namespace aisp::ch14

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "bf16x8.cuh"
+#include "fused_ln_gelu_mask_source.cuh"  // aisp_gelu_erf: the same GELU as the fused kernels
 
 namespace aisp::ch14 {
 namespace {
@@ -47,7 +48,7 @@ struct GeluErf {
   __device__ void operator()(std::size_t, float (&v)[8]) const {
 #pragma unroll
     for (int e = 0; e < 8; ++e)
-      v[e] = 0.5f * v[e] * (1.0f + erff(v[e] * 0.70710678118654752f));
+      v[e] = aisp_gelu_erf(v[e]);
   }
 };
 

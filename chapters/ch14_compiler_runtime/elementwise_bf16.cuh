@@ -14,7 +14,8 @@
 
 namespace aisp::ch14 {
 
-// out = GELU(in), erf form: 0.5·h·(1 + erf(h/√2)) (torch.nn.functional.gelu's default).
+// out = GELU(in), erf form: 0.5·h·(1 + erf(h/√2)) (torch.nn.functional.gelu's default), erf by
+// aisp_erf (fused_ln_gelu_mask_source.cuh: Abramowitz & Stegun 7.1.26, |error| ~1e-6).
 void launch_gelu_erf_bf16(const __nv_bfloat16* in, __nv_bfloat16* out, std::size_t count,
                           cudaStream_t stream);
 

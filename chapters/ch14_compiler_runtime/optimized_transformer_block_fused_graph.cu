@@ -1,6 +1,6 @@
 // Optimized, step two: the same fused block, captured once in setup into a CUDA graph and replayed
 // as one launch per call (what torch.compile's "reduce-overhead" mode does with CUDA graphs). What
-// changed vs optimized_transformer_block_fused: the 9 launches (and the host work of the cuBLASLt
+// changed vs optimized_transformer_block_fused: the 15 launches (and the host work of the cuBLASLt
 // and cuBLAS calls) are submitted as one graph, so the GPU never waits on the host between them.
 // With ~1.5 ms of GPU work per block the host is rarely behind; the graph's gain is the gaps
 // between dependent kernels, measured here rather than assumed.
