@@ -132,8 +132,8 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
         static_cast<std::uint64_t>(m()), static_cast<std::uint64_t>(n()),
         static_cast<std::uint64_t>(k()), {kA, qa_.factors()}, {kB, qb_.factors()}));
     const std::string refusal = common::fp8_heuristic_answer(*plan_, kLtWorkspaceLimit);
-    if (!refusal.empty())
-      throw std::runtime_error(
+    if (!refusal.empty())  // a skip with cuBLASLt's answer as the reason, not a failure
+      throw aisp::Unavailable(
           std::string("cuBLASLt ") + std::to_string(cublasLtGetVersion()) +
           " offers no FP8 e4m3 algorithm with A scaled " + common::fp8_scale_granularity_name(kA) +
           " and B scaled " + common::fp8_scale_granularity_name(kB) + " on " +

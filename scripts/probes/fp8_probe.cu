@@ -302,6 +302,32 @@ int main(int argc, char** argv) {
     }
   }
 
+  // Per-tensor again, with A's scale pointer 4 bytes past a 16-byte boundary (where a factor
+  // stored after another float in one buffer lands).
+  {
+    Quantized qa = quantize(a, Fp8ScaleGranularity::per_tensor, partials, quant);
+    Quantized qb = quantize(b, Fp8ScaleGranularity::per_tensor, partials, quant);
+    float* shifted = nullptr;
+    CHECK(cudaMalloc(&shifted, 64));
+    CHECK(cudaMemcpy(shifted + 1, qa.scales, sizeof(float), cudaMemcpyDeviceToDevice));
+    auto plan =
+        aisp::common::make_fp8_e4m3_plan(m, n, k, {Fp8ScaleGranularity::per_tensor, shifted + 1},
+                                         {Fp8ScaleGranularity::per_tensor, qb.scales});
+    const std::string refusal = aisp::common::fp8_heuristic_answer(plan, workspace_limit);
+    const cublasStatus_t status = refusal.empty() ? plan.run(&alpha, qa.q, qb.q, &beta, c, c,
+                                                             workspace, workspace_limit, nullptr)
+                                                  : CUBLAS_STATUS_NOT_SUPPORTED;
+    CHECK(cudaDeviceSynchronize());
+    std::printf("cuBLASLt FP8 per-tensor, A scale pointer at +4 bytes: heuristic %s, matmul %s\n",
+                refusal.empty() ? "offers an algorithm" : refusal.c_str(),
+                cublasLtGetStatusName(status));
+    for (Quantized* q : {&qa, &qb}) {
+      CHECK(cudaFree(q->q));
+      CHECK(cudaFree(q->scales));
+    }
+    CHECK(cudaFree(shifted));
+  }
+
   // The hand-written block-scaled GEMM, cluster 1 and 2.
   {
     Quantized qa = quantize(a, Fp8ScaleGranularity::block_1x128, partials, quant);
