@@ -6,9 +6,9 @@
 //   13 W1 GEMM         14 + b1             15 GELU      16 W2 GEMM        17 + b2     18 y = x1 + ·
 // 7 cuBLAS calls (cublasGemmEx, cublasGemmStridedBatchedEx; default math, fp32 accumulation) and
 // 11 kernels, launched one after another on the stream. Beyond the GEMMs' own traffic the
-// elementwise passes move ~2.7 GB, 1.6 GB of it the 268 MB score matrix read and written by the
+// elementwise kernels move ~2.2 GB, 1.6 GB of it the 268 MB score matrix read and written by the
 // scale, mask and softmax kernels.
-// FLOPs counted: 825 G (projections + causal attention); cuBLAS runs the full attention square.
+// FLOPs counted: 859 G (projections + causal attention); cuBLAS runs the full attention square.
 // Ceiling: BF16 tensor cores.
 #include <cublas_v2.h>
 

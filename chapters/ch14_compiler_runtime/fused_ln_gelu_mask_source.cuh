@@ -9,12 +9,15 @@
 //
 // Instruction budget. 5 bytes per element leave 1.2 ps of HBM time per element on the H200, about
 // 40 instruction issues of the whole GPU: a kernel that spends more than that per element is
-// bound by instruction issue, not memory. The first version spent ~60 (erff alone is a long
-// polynomial with a branch; the mask and the bf16 rounding were done element by element) and ran
-// at 50% of the copy ceiling with the SMs 73% busy (ncu, H200). This one spends ~30: erf by
-// Abramowitz & Stegun 7.1.26 (aisp_erf; the baseline's GELU kernel uses the same function, so the
-// pair measures fusion, not a cheaper erf), one cvt per two outputs, and the mask applied to
-// packed pairs with one __byte_perm and one AND.
+// bound by instruction issue, not memory. The first version spent ~55 PTX instructions per
+// element, moves excluded (erff alone is a long polynomial with a branch; the mask and the bf16
+// rounding were done element by element), and ran at 50% (nvcc build) and 58% (NVRTC build) of
+// the copy ceiling with the SMs 73-77% busy (ncu, H200, run 20261123-221611-1308). This one
+// spends ~34: erf by Abramowitz & Stegun 7.1.26 (aisp_erf; the baseline's GELU kernel uses the
+// same function, so the pair measures fusion, not a cheaper erf), one cvt per two outputs, and
+// the mask applied to packed pairs with one __byte_perm and one AND. It ran at 54% and 70% (run
+// 20261123-223818-95c9; SMs 66% and 78% busy, DRAM 48% and 62%): issue and memory now take about
+// the same time, and neither is hidden under the other.
 //
 // One block of kThreads threads per row. Each thread holds its chunks of 8 bf16 (16 bytes) in
 // registers: x is read once, the mean and variance come from two block sums over the registers

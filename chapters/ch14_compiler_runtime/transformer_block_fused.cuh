@@ -11,11 +11,11 @@
 //   LN2                            unchanged (its input, x1, is an output of the block anyway)
 //   GELU(h2·W1ᵀ + b1)              one cuBLASLt matmul, CUBLASLT_EPILOGUE_GELU_BIAS
 //   g·W2ᵀ + b2 + x1 (residual)     one cuBLASLt matmul: EPILOGUE_BIAS with beta = 1 and C = x1
-// 15 launches instead of 18 (the attention GEMMs are 4 + 4 calls), ~2.5 GB less traffic (the bias,
-// GELU, residual, scale and mask passes are gone; the scores and probabilities are 62.5% of the
-// square) and 37.5% fewer attention FLOPs. The residual adds ride in the GEMMs'
-// epilogues (C read once as the GEMM writes D) rather than in a fused residual + LayerNorm
-// kernel: x1 must be written either way, and this way nothing reads it back for the add.
+// 15 launches instead of 18 (the attention GEMMs are 4 + 4 calls), ~2 GB less traffic (the bias,
+// GELU, residual, scale and mask passes, ~1.8 GB, are gone; the scores and probabilities the GEMMs
+// write and read are 62.5% of the square) and 37.5% fewer attention FLOPs. The residual adds ride
+// in the GEMMs' epilogues (C read once as the GEMM writes D) rather than in a fused residual +
+// LayerNorm kernel: x1 must be written either way, and this way nothing reads it back for the add.
 // cuBLASLt's GELU is the tanh form, which is why the block is defined with it.
 #pragma once
 
