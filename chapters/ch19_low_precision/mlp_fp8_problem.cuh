@@ -152,7 +152,8 @@ class MlpProblem : public aisp::Benchmark {
   // RMS). Over 3.4e7 elements the largest is ~5.8 RMS: atol 0.017 (8 RMS) holds it; rtol 1e-2 adds
   // the bf16 ulp of both outputs. Still caught: a wrong or missing token row or weight block
   // (differences of order |y|), a scale applied twice or not at all (factors of ~100-400), a
-  // missing 1/8 of either GEMM's k range (RMS ~0.012 on every element).
+  // missing 1/8 of either GEMM's k range (RMS ~0.012 on every element). Measured on the H200
+  // (README): the largest difference over all 3.4e7 elements was 0.012-0.014.
   std::optional<aisp::Tolerance> tolerance() const override {
     return aisp::Tolerance{
         1e-2, 0.017,
