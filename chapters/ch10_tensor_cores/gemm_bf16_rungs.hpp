@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "../common/cublaslt_matmul_plan.hpp"
@@ -145,6 +146,8 @@ class GemmBf16Cublaslt : public common::Bf16GemmProblem {
   }
 
   void teardown(aisp::Context&) override { plan_.reset(); }
+
+  std::string library_reference() const override { return "cuBLASLt"; }
 
  private:
   std::optional<common::CublasLtMatmulPlan> plan_;
