@@ -29,26 +29,9 @@
 #include <string>
 #include <vector>
 
+#include "grouped_gemm_shape.hpp"
+
 namespace aisp::ch14 {
-
-inline constexpr int kGroups = 64;
-inline constexpr int kGroupedN = 2048;
-inline constexpr int kGroupedK = 7168;
-inline constexpr std::array<int, kGroups> kGroupRows = {
-    466, 1100, 495, 249, 927, 266,  598, 733, 501, 319, 197, 329,  513, 485, 457, 1611,
-    379, 0,    767, 869, 1078, 1104, 148, 719, 257, 288, 704, 542,  148, 167, 245, 324,
-    84,  297,  1345, 326, 738, 387,  176, 250, 4,   1214, 863, 330, 353, 1311, 444, 195,
-    117, 559,  147, 273, 735, 572,  833, 458, 286, 529, 132, 780,  454, 185, 1107, 299};
-
-// Prefix sums of kGroupRows: expert g owns rows [offsets[g], offsets[g + 1]).
-inline std::array<int, kGroups + 1> group_row_offsets() {
-  std::array<int, kGroups + 1> offsets{};
-  for (int g = 0; g < kGroups; ++g)
-    offsets[g + 1] = offsets[g] + kGroupRows[g];
-  return offsets;
-}
-
-inline int grouped_total_rows() { return group_row_offsets()[kGroups]; }
 
 class GroupedGemmProblem : public aisp::Benchmark {
  public:
@@ -85,9 +68,9 @@ class GroupedGemmProblem : public aisp::Benchmark {
     return [](const aisp::HostInputs& in, std::size_t, std::size_t index) {
       static const std::array<int, kGroups + 1> offsets = group_row_offsets();
       const std::size_t row = index / kGroupedN, col = index % kGroupedN;
-      const int g = static_cast<int>(
-          std::upper_bound(offsets.begin(), offsets.end(), static_cast<int>(row)) -
-          offsets.begin() - 1);
+      const int g =
+          static_cast<int>(std::upper_bound(offsets.begin(), offsets.end(), static_cast<int>(row)) -
+                           offsets.begin() - 1);
       const std::size_t k = kGroupedK;
       const std::size_t w_row = static_cast<std::size_t>(g) * kGroupedN + col;
       double sum = 0;

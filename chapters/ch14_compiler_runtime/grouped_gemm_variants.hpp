@@ -122,8 +122,8 @@ class GroupedGemmCublasGrouped : public GroupedGemmProblem {
     group_size_.assign(count, 1);
     const auto device_copy = [&](const char* name, const void* host) {
       aisp::Tensor t = ctx.alloc(name, aisp::DType::u64, count, aisp::Role::scratch);
-      AISP_CUDA_CHECK(cudaMemcpyAsync(t.data(), host, count * sizeof(void*),
-                                      cudaMemcpyHostToDevice, ctx.stream()));
+      AISP_CUDA_CHECK(cudaMemcpyAsync(t.data(), host, count * sizeof(void*), cudaMemcpyHostToDevice,
+                                      ctx.stream()));
       return t;
     };
     w_array_ = device_copy("w_pointers", w_ptrs.data());
@@ -154,9 +154,9 @@ class GroupedGemmCublasGrouped : public GroupedGemmProblem {
   cublasStatus_t call(aisp::Context& ctx) const {
     return cublasGemmGroupedBatchedEx(
         ctx.cublas(), trans_a_.data(), trans_b_.data(), m_.data(), n_.data(), k_.data(),
-        alpha_.data(), static_cast<const void* const*>(w_array_.data()), CUDA_R_16BF,
-        ld_k_.data(), static_cast<const void* const*>(x_array_.data()), CUDA_R_16BF, ld_k_.data(),
-        beta_.data(), static_cast<void* const*>(y_array_.data()), CUDA_R_16BF, ld_n_.data(),
+        alpha_.data(), static_cast<const void* const*>(w_array_.data()), CUDA_R_16BF, ld_k_.data(),
+        static_cast<const void* const*>(x_array_.data()), CUDA_R_16BF, ld_k_.data(), beta_.data(),
+        static_cast<void* const*>(y_array_.data()), CUDA_R_16BF, ld_n_.data(),
         static_cast<int>(m_.size()), group_size_.data(), CUBLAS_COMPUTE_32F);
   }
 
