@@ -101,6 +101,8 @@ class GroupedGemmCublasGrouped : public GroupedGemmProblem {
     const std::array<int, kGroups + 1> offsets = group_row_offsets();
     std::vector<const void*> w_ptrs, x_ptrs;
     std::vector<void*> y_ptrs;
+    m_.clear();  // setup may run again on the same object (verification's fresh allocations)
+    n_.clear();
     for (int g = 0; g < kGroups; ++g) {
       if (kGroupRows[g] == 0)
         continue;

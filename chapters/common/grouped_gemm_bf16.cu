@@ -63,17 +63,17 @@ struct GroupedTile {
   int col0 = 0;     // first column of C (row of B_g)
 };
 
-__device__ __forceinline__ int clamp_rows(int value, int total_rows) {
+[[maybe_unused]] __device__ __forceinline__ int clamp_rows(int value, int total_rows) {
   return min(max(value, 0), total_rows);
 }
 
-__device__ __forceinline__ int group_rows(const GroupTable& table, int g) {
+[[maybe_unused]] __device__ __forceinline__ int group_rows(const GroupTable& table, int g) {
   return max(table.row_start[g + 1] - table.row_start[g], 0);
 }
 
 // Fills the table from the device offsets. Called by all threads of the block.
-__device__ void build_group_table(GroupTable& table, const int* row_offsets, int groups,
-                                  int total_rows, int tiles_n) {
+[[maybe_unused]] __device__ void build_group_table(GroupTable& table, const int* row_offsets,
+                                                   int groups, int total_rows, int tiles_n) {
   const int tid = static_cast<int>(threadIdx.x);
   for (int g = tid; g <= groups; g += static_cast<int>(blockDim.x))
     table.row_start[g] = clamp_rows(row_offsets[g], total_rows);
@@ -102,7 +102,8 @@ __device__ void build_group_table(GroupTable& table, const int* row_offsets, int
 
 // Tile `tile` of the sequence: the last group whose first tile is at or before it (empty groups
 // share their first tile index with the next group, so "last" skips them).
-__device__ __forceinline__ GroupedTile locate_tile(const GroupTable& table, int groups, int tile) {
+[[maybe_unused]] __device__ __forceinline__ GroupedTile locate_tile(const GroupTable& table,
+                                                                    int groups, int tile) {
   int lo = 0, hi = groups - 1;
   while (lo < hi) {
     const int mid = (lo + hi + 1) / 2;
