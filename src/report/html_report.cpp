@@ -13,7 +13,7 @@
 
 #include "report/profile_format.hpp"
 #include "report/report_format.hpp"
-#include "report/run_input.hpp"
+#include "results/run_input.hpp"
 
 namespace aisp {
 namespace {
