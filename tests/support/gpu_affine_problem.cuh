@@ -1,20 +1,26 @@
-// Test-only GPU problem for the integrity cheats: y = 2x + 1 over 2^24 floats (64 MiB each way,
-// about 30 us on an H200). Each cheating variant overrides run() (and sometimes more).
+// Test-only GPU problem shared by the GPU test pairs: y = 2x + 1 over Count floats on the device,
+// one thread per element. ch90's needs_gpu pair runs it as it is, ch93's integrity cheats override
+// run() (and sometimes more), ch95's gpu_marked pair uses it as the "prefill" of a generation.
 #pragma once
 
 #include <aisp/aisp.hpp>
 
-namespace aisp::integrity_gpu {
+#include <cstddef>
+#include <vector>
+
+namespace aisp::test_pairs {
 
 namespace {
 __global__ void affine_kernel(const float* x, float* y, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = 2.0f * x[i] + 1.0f;
+  if (i < n)
+    y[i] = 2.0f * x[i] + 1.0f;
 }
 }  // namespace
 
-struct GpuAffineProblem : Benchmark {
-  static constexpr std::size_t kCount = std::size_t{1} << 24;
+template <std::size_t Count, TimingMode Timing = TimingMode::automatic>
+struct GpuAffine : Benchmark {
+  static constexpr std::size_t kCount = Count;
   Tensor x, y;
   Signature signature() const override { return Signature().set("n", kCount); }
   void setup(Context& ctx) override {
@@ -28,14 +34,14 @@ struct GpuAffineProblem : Benchmark {
     w.bytes = 2.0 * kCount * sizeof(float);
     return w;
   }
-  TimingMode timing_mode() const override { return TimingMode::direct; }
+  TimingMode timing_mode() const override { return Timing; }
 
  protected:
   void launch(cudaStream_t stream) {
     affine_kernel<<<static_cast<unsigned>((kCount + 255) / 256), 256, 0, stream>>>(
-        x.as<float>(), y.as<float>(), kCount);
+        x.template as<float>(), y.template as<float>(), kCount);
     AISP_CHECK_LAUNCH();
   }
 };
 
-}  // namespace aisp::integrity_gpu
+}  // namespace aisp::test_pairs
