@@ -27,13 +27,12 @@ __global__ void __launch_bounds__(kReduceThreads)
     out[blockIdx.x] = total;
 }
 
-constexpr std::size_t pass_blocks(std::size_t count) {
-  return (count + kFloatsPerBlock - 1) / kFloatsPerBlock;
-}
+using Vec4Passes = MultiPassReduction<kFloatsPerBlock>;
 
-// Every level this kernel reads must be whole float4s: 2^28, 2^18 and 256 floats are.
+// Every level this kernel reads must be whole float4s: 2^28, 2^18 and 256 floats are. (Each level
+// then also starts 16-byte aligned in the partials buffer.)
 constexpr bool levels_are_whole_float4s(std::size_t count) {
-  for (; count > 1; count = pass_blocks(count))
+  for (; count > 1; count = Vec4Passes::pass_blocks(count))
     if (count % 4 != 0)
       return false;
   return true;
@@ -43,34 +42,14 @@ static_assert(levels_are_whole_float4s(ReductionProblem::kCount),
 
 }  // namespace
 
-struct ReduceVec4 : ReductionProblem {
-  void setup(aisp::Context& ctx) override {
-    ReductionProblem::setup(ctx);
-    // One scratch buffer holds every level of partials but the last (which is the output). Each
-    // level is a multiple of 4 floats, so every level starts 16-byte aligned.
-    std::size_t levels = 0;
-    for (std::size_t count = kCount; pass_blocks(count) > 1; count = pass_blocks(count))
-      levels += pass_blocks(count);
-    partials_ = ctx.alloc("vec4_partials", aisp::DType::f32, levels, aisp::Role::scratch);
+struct ReduceVec4 : Vec4Passes {
+ protected:
+  void launch_pass(const float* src, float* dst, std::size_t count, unsigned blocks,
+                   cudaStream_t stream) override {
+    reduce_vec4_pass<<<blocks, kReduceThreads, 0, stream>>>(reinterpret_cast<const float4*>(src),
+                                                             dst, count / 4);
+    AISP_CHECK_LAUNCH();
   }
-
-  void run(aisp::Context& ctx) override {
-    const float* src = in();
-    float* next = partials_.as<float>();
-    for (std::size_t count = kCount; count > 1;) {
-      const std::size_t blocks = pass_blocks(count);
-      float* dst = blocks == 1 ? out() : next;
-      reduce_vec4_pass<<<static_cast<unsigned>(blocks), kReduceThreads, 0, ctx.stream()>>>(
-          reinterpret_cast<const float4*>(src), dst, count / 4);
-      AISP_CHECK_LAUNCH();
-      src = dst;
-      next += blocks;
-      count = blocks;
-    }
-  }
-
- private:
-  aisp::Tensor partials_;
 };
 
 }  // namespace aisp::ch08

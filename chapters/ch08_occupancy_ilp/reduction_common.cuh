@@ -195,4 +195,45 @@ class ReductionProblem : public aisp::Benchmark {
   aisp::Tensor in_, out_;
 };
 
+// The rungs that reduce level by level (baseline, shuffle, vec4): one pass turns `count` floats
+// into one partial per block of kFloatsPerBlock, and passes repeat on the partials until one value
+// is left, written to the output. One scratch tensor holds every level of partials but the last.
+// A rung gives only its pass: its kernel's launch.
+template <std::size_t kFloatsPerBlock>
+class MultiPassReduction : public ReductionProblem {
+ public:
+  void setup(aisp::Context& ctx) override {
+    ReductionProblem::setup(ctx);
+    std::size_t levels = 0;
+    for (std::size_t count = kCount; pass_blocks(count) > 1; count = pass_blocks(count))
+      levels += pass_blocks(count);
+    partials_ = ctx.alloc("pass_partials", aisp::DType::f32, levels, aisp::Role::scratch);
+  }
+
+  void run(aisp::Context& ctx) override {
+    const float* src = in();
+    float* next = partials_.template as<float>();
+    for (std::size_t count = kCount; count > 1;) {
+      const std::size_t blocks = pass_blocks(count);
+      float* dst = blocks == 1 ? out() : next;
+      launch_pass(src, dst, count, static_cast<unsigned>(blocks), ctx.stream());
+      src = dst;
+      next += blocks;
+      count = blocks;
+    }
+  }
+
+  static constexpr std::size_t pass_blocks(std::size_t count) {
+    return (count + kFloatsPerBlock - 1) / kFloatsPerBlock;
+  }
+
+ protected:
+  // Reduces `count` floats at `src` to `blocks` partials at `dst` (one launch, checked).
+  virtual void launch_pass(const float* src, float* dst, std::size_t count, unsigned blocks,
+                           cudaStream_t stream) = 0;
+
+ private:
+  aisp::Tensor partials_;
+};
+
 }  // namespace aisp::ch08
