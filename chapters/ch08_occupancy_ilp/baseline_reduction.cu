@@ -29,39 +29,15 @@ __global__ void __launch_bounds__(kReduceThreads)
     out[blockIdx.x] = values[0];
 }
 
-constexpr std::size_t tree_blocks(std::size_t count) {
-  return (count + kReduceThreads - 1) / kReduceThreads;
-}
-
 }  // namespace
 
-struct ReduceTree : ReductionProblem {
-  void setup(aisp::Context& ctx) override {
-    ReductionProblem::setup(ctx);
-    // One scratch buffer holds every level of partials but the last (which is the output).
-    std::size_t levels = 0;
-    for (std::size_t count = kCount; tree_blocks(count) > 1; count = tree_blocks(count))
-      levels += tree_blocks(count);
-    partials_ = ctx.alloc("tree_partials", aisp::DType::f32, levels, aisp::Role::scratch);
+struct ReduceTree : MultiPassReduction<kReduceThreads> {
+ protected:
+  void launch_pass(const float* src, float* dst, std::size_t count, unsigned blocks,
+                   cudaStream_t stream) override {
+    reduce_tree_pass<<<blocks, kReduceThreads, 0, stream>>>(src, dst, count);
+    AISP_CHECK_LAUNCH();
   }
-
-  void run(aisp::Context& ctx) override {
-    const float* src = in();
-    float* next = partials_.as<float>();
-    for (std::size_t count = kCount; count > 1;) {
-      const std::size_t blocks = tree_blocks(count);
-      float* dst = blocks == 1 ? out() : next;
-      reduce_tree_pass<<<static_cast<unsigned>(blocks), kReduceThreads, 0, ctx.stream()>>>(src, dst,
-                                                                                           count);
-      AISP_CHECK_LAUNCH();
-      src = dst;
-      next += blocks;
-      count = blocks;
-    }
-  }
-
- private:
-  aisp::Tensor partials_;
 };
 
 }  // namespace aisp::ch08

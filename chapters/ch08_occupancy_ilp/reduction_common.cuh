@@ -4,8 +4,10 @@
 // noise). The sum, ~1.34e8, is well conditioned: all terms are positive, so every summation order
 // has a relative error bounded by its longest chain of dependent adds times u = 2^-24.
 //
-// Also here: the warp-shuffle block sum and the last-block-done final combine that both
-// hand-written optimized variants use.
+// Also here, written once for the rungs that share them: the warp-shuffle block sum (every rung
+// from optimized_reduction_shuffle on), the grid-stride loop with several float4 loads in flight
+// (optimized_reduction_grid_stride, _one_pass), the double-precision sum of the block partials and
+// the last-block-done final combine (_one_pass, _chunks).
 #pragma once
 
 #include <aisp/aisp.hpp>
@@ -57,15 +59,53 @@ __device__ __forceinline__ T block_sum(T v) {
   return v;
 }
 
-// One-pass final combine. Every block stores its partial and takes a ticket; the block that takes
-// the last ticket sums all partials, in double, in an order fixed by the grid alone (thread t adds
+// The grid-stride loop sized for bytes in flight: kBlocksPerSm blocks of kReduceThreads per SM
+// walk the float4s, each thread loading kLoadsInFlight float4 per trip before adding any (64 bytes
+// in flight per thread) into a float4 of fp32 accumulators. Returns the block's total (valid in
+// thread 0); every thread of the block must call it.
+constexpr int kBlocksPerSm = 4;
+constexpr int kLoadsInFlight = 4;  // float4 loads per thread per trip
+
+__device__ __forceinline__ float grid_stride_block_total(const float4* __restrict__ in,
+                                                         std::size_t count4) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * kReduceThreads;
+  std::size_t i = static_cast<std::size_t>(blockIdx.x) * kReduceThreads + threadIdx.x;
+  float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  for (; i + (kLoadsInFlight - 1) * stride < count4; i += kLoadsInFlight * stride) {
+    float4 v[kLoadsInFlight];
+#pragma unroll
+    for (int u = 0; u < kLoadsInFlight; ++u)
+      v[u] = in[i + u * stride];
+#pragma unroll
+    for (int u = 0; u < kLoadsInFlight; ++u)
+      add_to(acc, v[u]);
+  }
+  for (; i < count4; i += stride)  // the last partial trip: fewer than kLoadsInFlight loads
+    add_to(acc, in[i]);
+  return block_sum<float, kReduceThreads>((acc.x + acc.y) + (acc.z + acc.w));
+}
+
+// The sum of `count` block partials, in double, in an order fixed by `count` alone (thread t adds
 // partials t, t + kThreads, ..., then a block tree), so the result does not depend on which block
-// finishes last. It then resets the counter for the next launch. Called by every thread of every
-// block, as the kernel's last statement.
+// finished when. Every thread of the block must call it; the total is valid in thread 0. The
+// partials are read with __ldcg (L2, not the SM's L1, which is not coherent).
+template <int kThreads>
+__device__ __forceinline__ double sum_partials_in_block(const float* partials, unsigned count) {
+  double sum = 0.0;
+#pragma unroll 16
+  for (unsigned b = threadIdx.x; b < count; b += kThreads)
+    sum += static_cast<double>(__ldcg(partials + b));
+  return block_sum<double, kThreads>(sum);
+}
+
+// One-pass final combine. Every block stores its partial and takes a ticket; the block that takes
+// the last ticket sums all partials (sum_partials_in_block), writes the result, and resets the
+// counter for the next launch. Called by every thread of every block, as the kernel's last
+// statement.
 //   Ordering: the writer's __threadfence() orders its partial before its ticket; the last block's
 //   thread 0 reads all the tickets before it (the atomic), and its own __threadfence() after the
 //   atomic orders the reads below after them; the barrier passes that on to the block's other
-//   threads. The partials are read with __ldcg (L2, not the SM's L1, which is not coherent).
+//   threads.
 template <int kThreads>
 __device__ __forceinline__ void combine_partials_in_last_block(float block_total, float* partials,
                                                                unsigned* blocks_done, float* out) {
@@ -81,11 +121,7 @@ __device__ __forceinline__ void combine_partials_in_last_block(float block_total
   __syncthreads();
   if (!is_last)
     return;  // the whole block leaves together: is_last is the same for all its threads
-  double sum = 0.0;
-#pragma unroll 16
-  for (unsigned b = threadIdx.x; b < gridDim.x; b += kThreads)
-    sum += static_cast<double>(__ldcg(partials + b));
-  sum = block_sum<double, kThreads>(sum);
+  const double sum = sum_partials_in_block<kThreads>(partials, gridDim.x);
   if (threadIdx.x == 0) {
     *out = static_cast<float>(sum);
     *blocks_done = 0;
@@ -157,6 +193,47 @@ class ReductionProblem : public aisp::Benchmark {
 
  private:
   aisp::Tensor in_, out_;
+};
+
+// The rungs that reduce level by level (baseline, shuffle, vec4): one pass turns `count` floats
+// into one partial per block of kFloatsPerBlock, and passes repeat on the partials until one value
+// is left, written to the output. One scratch tensor holds every level of partials but the last.
+// A rung gives only its pass: its kernel's launch.
+template <std::size_t kFloatsPerBlock>
+class MultiPassReduction : public ReductionProblem {
+ public:
+  void setup(aisp::Context& ctx) override {
+    ReductionProblem::setup(ctx);
+    std::size_t levels = 0;
+    for (std::size_t count = kCount; pass_blocks(count) > 1; count = pass_blocks(count))
+      levels += pass_blocks(count);
+    partials_ = ctx.alloc("pass_partials", aisp::DType::f32, levels, aisp::Role::scratch);
+  }
+
+  void run(aisp::Context& ctx) override {
+    const float* src = in();
+    float* next = partials_.template as<float>();
+    for (std::size_t count = kCount; count > 1;) {
+      const std::size_t blocks = pass_blocks(count);
+      float* dst = blocks == 1 ? out() : next;
+      launch_pass(src, dst, count, static_cast<unsigned>(blocks), ctx.stream());
+      src = dst;
+      next += blocks;
+      count = blocks;
+    }
+  }
+
+  static constexpr std::size_t pass_blocks(std::size_t count) {
+    return (count + kFloatsPerBlock - 1) / kFloatsPerBlock;
+  }
+
+ protected:
+  // Reduces `count` floats at `src` to `blocks` partials at `dst` (one launch, checked).
+  virtual void launch_pass(const float* src, float* dst, std::size_t count, unsigned blocks,
+                           cudaStream_t stream) = 0;
+
+ private:
+  aisp::Tensor partials_;
 };
 
 }  // namespace aisp::ch08

@@ -23,52 +23,28 @@
 #include "cli/integrity_commands.hpp"
 #include "cli/peak_commands.hpp"
 #include "cli/report_commands.hpp"
+#include "cli/usage_error.hpp"
+#include "core/measurement_settings.hpp"
 #include "core/pair_catalog.hpp"
 #include "core/variant_registry.hpp"
-#include "profile/pair_profiler.hpp"
+#include "policy/expectations.hpp"
 #include "profile/profile_set.hpp"
-#include "run/run_settings.hpp"
+#include "profile/profile_worker.hpp"
+#include "results/artifacts_layout.hpp"
+#include "run/run_request.hpp"
 #include "run/suite_runner.hpp"
 #include "system/build_info.hpp"
+#include "system/shell_words.hpp"
 #include "system/system_info.hpp"
+#include "worker/worker.hpp"
+#include "worker/worker_request.hpp"
 
 namespace aisp {
 namespace {
 
-// A mistake in how the command was called: printed as "error: <message>", exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-std::string shell_quote(std::string_view word) {
-  constexpr std::string_view kSafe =
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
-  if (!word.empty() && word.find_first_not_of(kSafe) == std::string_view::npos) {
-    return std::string(word);
-  }
-  std::string quoted = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted.push_back(c);
-    }
-  }
-  quoted += "'";
-  return quoted;
-}
-
 // The command as a user could paste it back into a shell.
 std::string shell_command_line(int argc, char** argv) {
-  std::string line;
-  for (int i = 0; i < argc; ++i) {
-    if (i > 0) {
-      line.push_back(' ');
-    }
-    line += shell_quote(argv[i]);
-  }
-  return line;
+  return shell_join(std::vector<std::string>(argv, argv + argc));
 }
 
 // The name help and hints use: the binary's file name ("aisp", "aisp_test_suite").
@@ -158,7 +134,7 @@ struct SuiteCommand {
   CLI::App* command = nullptr;
   std::vector<std::string> targets;
   bool json = false;
-  std::string artifacts_dir = "artifacts";
+  std::string artifacts_dir{artifacts::kDefaultDir};
   bool update_expectations = false;
   bool allow_mixed_provenance = false;
   bool allow_dirty = false;
@@ -179,7 +155,8 @@ struct SuiteCommand {
         ->delimiter(',');
     app.add_flag("--json", json, "Print results on stdout as JSON instead of text.");
     app.add_option("--artifacts-dir", artifacts_dir,
-                   "Where run directories go: <DIR>/runs/<run-id>/. Default: artifacts.")
+                   fmt::format("Where run directories go: <DIR>/runs/<run-id>/. Default: {}.",
+                               artifacts::kDefaultDir))
         ->type_name("DIR");
     if (!verify_only)
       app.add_flag("--update-expectations", update_expectations,
@@ -209,7 +186,9 @@ struct SuiteCommand {
                  "Exit 1 when a pair's speedup is a regression against its expectation. Default: "
                  "report it only.");
     app.add_option("--expectation-threshold", expectation_threshold_percent,
-                   "Practical threshold of the expectation verdicts, in percent. Default: 5.")
+                   fmt::format("Practical threshold of the expectation verdicts, in percent. "
+                               "Default: {:g}.",
+                               kDefaultExpectationThreshold * 100))
         ->type_name("PERCENT");
     app.add_option("--chapters-dir", chapters_dir,
                    "Read and write expectations under DIR/<chapter folder>/expectations/. "
@@ -228,12 +207,9 @@ struct SuiteCommand {
                                    allow_dirty ? "--allow-dirty" : "--allow-mixed-provenance"));
     }
     if (command->count("--expectation-threshold") > 0) {
-      if (!(expectation_threshold_percent >= 0 && expectation_threshold_percent < 1000)) {
-        throw UsageError(fmt::format("--expectation-threshold {:g}: must be a percentage in "
-                                     "[0, 1000), e.g. 5 for 5%",
-                                     expectation_threshold_percent));
-      }
-      request.expectation_threshold = expectation_threshold_percent / 100.0;
+      request.expectation_threshold =
+          fraction_from_percent_flag("--expectation-threshold", expectation_threshold_percent,
+                                     kDefaultExpectationThreshold * 100);
     }
     if (!chapters_dir.empty()) {
       std::error_code error;
@@ -381,33 +357,66 @@ int list_targets(const std::string& chapter, bool json, const std::string& progr
   return kExitOk;
 }
 
-int worker_command(const std::string& target, const std::string& settings_json, int out_fd,
-                   bool verify_only, const std::string& profile_variant) {
-  if (out_fd < 0) {
-    throw UsageError("--out-fd " + std::to_string(out_fd) +
-                     ": must be an open file descriptor (>= 0) the orchestrator passed down");
+// The hidden `__worker` subcommand's flags, named as worker_argv() writes them
+// (worker/worker_request.hpp), and the request they carry.
+struct WorkerFlags {
+  CLI::App* command = nullptr;
+  std::string target;
+  std::string settings_json;
+  int out_fd = -1;
+  bool verify_only = false;
+  std::string peaks_dir = artifacts::default_peaks_dir().string();
+  std::string profile_variant;  // the Nsight Compute pass (profile/profile_worker.hpp)
+
+  void add_to(CLI::App& app) {
+    // An empty group hides it from --help: the orchestrator starts one of these per pair.
+    command = app.add_subcommand(std::string(kWorkerCommand), "Run one pair for the orchestrator.");
+    command->group("");
+    command->add_option(worker_flags::kTarget, target)->required();
+    command->add_option(worker_flags::kSettingsJson, settings_json)->required();
+    command->add_option(worker_flags::kOutFd, out_fd)->required();
+    command->add_flag(worker_flags::kVerifyOnly, verify_only);
+    command->add_option(worker_flags::kPeaksDir, peaks_dir);
+    command->add_option(worker_flags::kProfileVariant, profile_variant);
   }
-  nlohmann::json parsed;
-  try {
-    parsed = nlohmann::json::parse(settings_json);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw UsageError(std::string("--settings-json: not valid JSON: ") + error.what());
-  }
-  MeasurementSettings settings;
-  try {
-    settings = measurement_settings_from_json(parsed);
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(std::string("--settings-json: ") + error.what());
-  }
-  if (!profile_variant.empty()) {
-    if (profile_variant != "baseline" && profile_variant != "optimized") {
-      throw UsageError("--profile-variant " + profile_variant +
+
+  // The request, checked: throws UsageError naming the flag that is wrong.
+  WorkerRequest request() const {
+    if (out_fd < 0) {
+      throw UsageError(std::string(worker_flags::kOutFd) + " " + std::to_string(out_fd) +
+                       ": must be an open file descriptor (>= 0) the orchestrator passed down");
+    }
+    nlohmann::json parsed;
+    try {
+      parsed = nlohmann::json::parse(settings_json);
+    } catch (const nlohmann::json::parse_error& error) {
+      throw UsageError(std::string(worker_flags::kSettingsJson) + ": not valid JSON: " +
+                       error.what());
+    }
+    WorkerRequest request;
+    try {
+      request.settings = measurement_settings_from_json(parsed);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(std::string(worker_flags::kSettingsJson) + ": " + error.what());
+    }
+    if (!profile_variant.empty() && profile_variant != "baseline" &&
+        profile_variant != "optimized") {
+      throw UsageError(std::string(worker_flags::kProfileVariant) + " " + profile_variant +
                        ": must be baseline or optimized");
     }
-    return run_profile_worker(target, settings, profile_variant, out_fd);
+    request.target = target;
+    request.verify_only = verify_only;
+    request.peaks_dir = peaks_dir;
+    request.profile_variant = profile_variant;
+    return request;
   }
-  return run_worker(target, settings, verify_only, out_fd);
-}
+
+  int run() const {
+    const WorkerRequest checked = request();
+    return checked.profile_variant.empty() ? run_worker(checked, out_fd)
+                                           : run_profile_worker(checked, out_fd);
+  }
+};
 
 // The innermost subcommand the user named: `bench` for `aisp bench`, `run` for `aisp bench run`.
 const CLI::App* innermost_command(const CLI::App& app) {
@@ -542,19 +551,8 @@ int run_cli_or_throw(int argc, char** argv) {
   bool info_json = false;
   info_command->add_flag("--json", info_json, "Print JSON instead of text.");
 
-  // Hidden: the orchestrator starts one of these per pair (an empty group hides it).
-  CLI::App* worker = app.add_subcommand("__worker", "Run one pair for the orchestrator.");
-  worker->group("");
-  std::string worker_target;
-  std::string worker_settings;
-  int worker_fd = -1;
-  bool worker_verify_only = false;
-  worker->add_option("--target", worker_target)->required();
-  worker->add_option("--settings-json", worker_settings)->required();
-  worker->add_option("--out-fd", worker_fd)->required();
-  worker->add_flag("--verify-only", worker_verify_only);
-  std::string worker_profile_variant;  // the Nsight Compute pass (profile/pair_profiler.hpp)
-  worker->add_option("--profile-variant", worker_profile_variant);
+  WorkerFlags worker;
+  worker.add_to(app);
 
   // Hidden: the settings table docs/cli.md embeds (a CLI test compares the two).
   CLI::App* settings_table = app.add_subcommand("__settings-table", "Print the settings table.");
@@ -582,9 +580,8 @@ int run_cli_or_throw(int argc, char** argv) {
     std::cout << (info_json ? system_info_to_json(info).dump(2) : format_system_info(info)) << "\n";
     return kExitOk;
   }
-  if (worker->parsed()) {
-    return worker_command(worker_target, worker_settings, worker_fd, worker_verify_only,
-                          worker_profile_variant);
+  if (worker.command->parsed()) {
+    return worker.run();
   }
   if (settings_table->parsed()) {
     std::cout << run_settings_markdown_table();

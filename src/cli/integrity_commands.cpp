@@ -12,23 +12,21 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.hpp"
+#include "cli/usage_error.hpp"
 #include "core/pair_catalog.hpp"
 #include "core/variant_registry.hpp"
-#include "report/quarantine.hpp"
-#include "report/results_json.hpp"
-#include "report/run_input.hpp"
+#include "policy/quarantine.hpp"
+#include "report/audit_report.hpp"
+#include "report/quarantine_report.hpp"
+#include "results/artifacts_layout.hpp"
+#include "results/results_json.hpp"
+#include "results/run_input.hpp"
 #include "verify/contract_audit.hpp"
 
 namespace aisp {
 namespace {
 
 namespace fs = std::filesystem;
-
-// A flag or argument that cannot work: printed as "error: ...", exit 2.
-class IntegrityUsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 bool is_existing_directory(const fs::path& path) {
   std::error_code error;
@@ -43,7 +41,7 @@ bool is_existing_file(const fs::path& path) {
 // The newest run directory under <artifacts>/runs: run ids begin with their UTC start time, so
 // the greatest name is the latest run. Only directories a run wrote (a manifest) count.
 fs::path latest_run(const fs::path& artifacts_dir) {
-  const fs::path runs = artifacts_dir / "runs";
+  const fs::path runs = artifacts::runs_dir(artifacts_dir);
   fs::path latest;
   std::error_code error;
   if (is_existing_directory(runs)) {
@@ -72,13 +70,13 @@ fs::path quarantine_file_of(const std::string& run, const fs::path& artifacts_di
     return run;
   } else if (is_existing_directory(run)) {
     directory = run;
-  } else if (is_existing_directory(artifacts_dir / "runs" / run)) {
-    directory = artifacts_dir / "runs" / run;
+  } else if (is_existing_directory(artifacts::run_dir(artifacts_dir, run))) {
+    directory = artifacts::run_dir(artifacts_dir, run);
   } else {
     throw RunNotFoundError(fmt::format(
         "no run '{}': neither a run directory nor a run id under {}; give a run directory "
         "(artifacts/runs/<run-id>), its quarantine.json, or a run id",
-        run, (artifacts_dir / "runs").string()));
+        run, artifacts::runs_dir(artifacts_dir).string()));
   }
   const fs::path file = directory / "quarantine.json";
   if (!is_existing_file(file)) {
@@ -114,7 +112,8 @@ void IntegrityCommands::add_to(CLI::App& bench) {
       ->type_name("RUN");
   quarantine_
       ->add_option("--artifacts-dir", quarantine_artifacts_dir_,
-                   "Where runs are: <DIR>/runs/<run-id>/. Default: artifacts.")
+                   fmt::format("Where runs are: <DIR>/runs/<run-id>/. Default: {}.",
+                               artifacts::kDefaultDir))
       ->type_name("DIR");
   quarantine_->add_flag("--json", quarantine_json_, "Print the quarantine file as JSON.");
 }
@@ -125,7 +124,7 @@ std::optional<int> IntegrityCommands::run_if_parsed() {
   }
   try {
     return audit_->parsed() ? audit() : quarantine_report();
-  } catch (const IntegrityUsageError& error) {
+  } catch (const UsageError& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kExitUsage;
   } catch (const TargetError& error) {
@@ -145,7 +144,7 @@ std::optional<int> IntegrityCommands::run_if_parsed() {
 
 int IntegrityCommands::audit() {
   if (audit_all_ && !audit_targets_.empty()) {
-    throw IntegrityUsageError("--all and -t exclude each other: --all audits every pair, -t the "
+    throw UsageError("--all and -t exclude each other: --all audits every pair, -t the "
                               "ones named");
   }
   std::vector<std::string> problems = registration_problems();

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "results/artifacts_layout.hpp"
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -38,7 +40,7 @@ class IntegrityCommands {
 
   CLI::App* quarantine_ = nullptr;
   std::string quarantine_run_;
-  std::string quarantine_artifacts_dir_ = "artifacts";
+  std::string quarantine_artifacts_dir_{artifacts::kDefaultDir};
   bool quarantine_json_ = false;
 };
 

@@ -12,6 +12,7 @@
 #include "cli/cli.hpp"
 #include "peak/peak_runner.hpp"
 #include "peak/theoretical_peaks.hpp"
+#include "results/artifacts_layout.hpp"
 
 namespace aisp {
 namespace {
@@ -63,8 +64,9 @@ void PeakCommands::add_to(CLI::App& bench) {
   peak_->add_flag("--json", peak_json_, "Print the figures as JSON instead of a table.");
   peak_
       ->add_option("--peaks-dir", peaks_dir_,
-                   "Where to store the ceilings: <DIR>/<hardware key>.json. Default: "
-                   "artifacts/peaks, which `bench run` reads with its default --artifacts-dir.")
+                   fmt::format("Where to store the ceilings: <DIR>/<hardware key>.json. Default: "
+                               "{}, which `bench run` reads with its default --artifacts-dir.",
+                               artifacts::default_peaks_dir().string()))
       ->type_name("DIR");
   peak_
       ->add_option("--json-file", peak_json_file_,

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "results/artifacts_layout.hpp"
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -27,7 +29,7 @@ class PeakCommands {
   bool peak_quick_ = false;
   std::string peak_json_file_;
   std::vector<std::string> peak_figures_;
-  std::string peaks_dir_ = "artifacts/peaks";
+  std::string peaks_dir_ = artifacts::default_peaks_dir().string();
   std::string gpu_;
   bool theoretical_json_ = false;
 };

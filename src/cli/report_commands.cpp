@@ -16,12 +16,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.hpp"
-#include "report/expectations.hpp"
+#include "cli/usage_error.hpp"
+#include "policy/expectations.hpp"
+#include "policy/run_comparison.hpp"
+#include "report/comparison_report.hpp"
 #include "report/html_report.hpp"
 #include "report/report_format.hpp"
-#include "report/results_json.hpp"
-#include "report/run_comparison.hpp"
-#include "report/run_input.hpp"
+#include "results/results_json.hpp"
+#include "results/run_input.hpp"
 #include "system/build_info.hpp"
 
 namespace aisp {
@@ -30,11 +32,8 @@ namespace {
 namespace fs = std::filesystem;
 namespace rf = report_format;
 
-// A flag value or path that cannot work: printed as "error: ...", exit 2.
-class ReportUsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// compare-runs' --threshold when none is given: the comparison's own default, in percent.
+double default_threshold_percent() { return RunComparisonSettings{}.threshold * 100; }
 
 bool is_existing_directory(const fs::path& path) {
   std::error_code error;
@@ -45,12 +44,12 @@ bool is_existing_directory(const fs::path& path) {
 void require_output_directory(const std::string& flag, const fs::path& output) {
   const fs::path directory = output.parent_path();
   if (!directory.empty() && !is_existing_directory(directory)) {
-    throw ReportUsageError(fmt::format("{} {}: the directory {} does not exist; create it or "
+    throw UsageError(fmt::format("{} {}: the directory {} does not exist; create it or "
                                        "choose another path",
                                        flag, output.string(), directory.string()));
   }
   if (is_existing_directory(output)) {
-    throw ReportUsageError(
+    throw UsageError(
         fmt::format("{} {}: is a directory; give a file name", flag, output.string()));
   }
 }
@@ -84,7 +83,7 @@ std::string log_href_prefix(const fs::path& run_dir, const fs::path& output) {
 fs::path resolve_chapters_dir(const std::string& given) {
   if (!given.empty()) {
     if (!is_existing_directory(given)) {
-      throw ReportUsageError(fmt::format("--chapters-dir {}: not a directory; give the folder "
+      throw UsageError(fmt::format("--chapters-dir {}: not a directory; give the folder "
                                          "that holds the chNN_<topic>/ chapter folders",
                                          given));
     }
@@ -97,7 +96,7 @@ fs::path resolve_chapters_dir(const std::string& given) {
   if (is_existing_directory("chapters")) {
     return "chapters";
   }
-  throw ReportUsageError(fmt::format(
+  throw UsageError(fmt::format(
       "no chapters directory: neither {}/chapters (the source tree this binary was built from) "
       "nor ./chapters exists; pass --chapters-dir DIR",
       source_dir.empty() ? "(unknown source tree)" : source_dir));
@@ -177,6 +176,7 @@ nlohmann::ordered_json expectation_to_json(const ListedExpectation& item) {
 }  // namespace
 
 void ReportCommands::add_to(CLI::App& bench) {
+  compare_threshold_percent_ = default_threshold_percent();
   report_ = bench.add_subcommand(
       "report", "Write a self-contained HTML report (summary, speedup and roofline charts, "
                 "per-pair detail) of a run.");
@@ -206,8 +206,10 @@ void ReportCommands::add_to(CLI::App& bench) {
       ->type_name("RUN");
   compare_
       ->add_option("--threshold", compare_threshold_percent_,
-                   "Practical threshold in percent: a change is called only beyond it (and "
-                   "when its confidence interval excludes no change). Default 2.")
+                   fmt::format("Practical threshold in percent: a change is called only beyond it "
+                               "(and when its confidence interval excludes no change). Default "
+                               "{:g}.",
+                               default_threshold_percent()))
       ->type_name("PERCENT");
   compare_->add_option("--csv", compare_csv_, "Also write the comparison as CSV to FILE.")
       ->type_name("FILE");
@@ -255,7 +257,7 @@ std::optional<int> ReportCommands::run_if_parsed() {
   } catch (const RunNotFoundError& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kExitUsage;
-  } catch (const ReportUsageError& error) {
+  } catch (const UsageError& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kExitUsage;
   } catch (const ResultsFormatError& error) {
@@ -288,12 +290,8 @@ int ReportCommands::write_report() {
 
 int ReportCommands::compare_two_runs() {
   RunComparisonSettings settings;
-  if (!(compare_threshold_percent_ >= 0 && compare_threshold_percent_ < 1000)) {
-    throw ReportUsageError(fmt::format("--threshold {:g}: must be a percentage in [0, 1000), e.g. "
-                                       "2 for 2%",
-                                       compare_threshold_percent_));
-  }
-  settings.threshold = compare_threshold_percent_ / 100.0;
+  settings.threshold = fraction_from_percent_flag("--threshold", compare_threshold_percent_,
+                                                  default_threshold_percent());
   if (!compare_csv_.empty()) {
     require_output_directory("--csv", compare_csv_);
   }
@@ -329,13 +327,13 @@ int ReportCommands::compare_two_runs() {
 
 int ReportCommands::list_expectations() {
   if (!is_valid_hardware_key(expectations_hardware_)) {
-    throw ReportUsageError(fmt::format("--hardware {}: a hardware key is lowercase letters, "
+    throw UsageError(fmt::format("--hardware {}: a hardware key is lowercase letters, "
                                        "digits, '_', '+' and '-' (h200, h100_sxm, 2x_h200)",
                                        expectations_hardware_));
   }
   const bool filtered = expectations_->count("--min-speedup") > 0;
   if (filtered && !std::isfinite(expectations_min_speedup_)) {
-    throw ReportUsageError("--min-speedup: must be a finite number, e.g. 1.5");
+    throw UsageError("--min-speedup: must be a finite number, e.g. 1.5");
   }
   const fs::path chapters_dir = resolve_chapters_dir(expectations_chapters_dir_);
 
@@ -375,7 +373,7 @@ int ReportCommands::list_expectations() {
   }
   if (files == 0) {
     if (known_keys.empty()) {
-      throw ReportUsageError(fmt::format(
+      throw UsageError(fmt::format(
           "no expectations files under {}/*/expectations/: none are recorded yet; record them "
           "with `aisp bench run --update-expectations` on the hardware",
           chapters_dir.string()));
@@ -384,7 +382,7 @@ int ReportCommands::list_expectations() {
     for (const std::string& key : known_keys) {
       keys += (keys.empty() ? "" : ", ") + key;
     }
-    throw ReportUsageError(fmt::format(
+    throw UsageError(fmt::format(
         "no expectations for hardware key '{}' under {}; known keys: {}. Expectations are "
         "recorded with `aisp bench run --update-expectations` on that hardware",
         expectations_hardware_, chapters_dir.string(), keys));

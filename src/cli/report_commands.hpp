@@ -41,7 +41,7 @@ class ReportCommands {
   std::string compare_csv_;
   std::string compare_markdown_;
   bool compare_json_ = false;
-  double compare_threshold_percent_ = 2.0;
+  double compare_threshold_percent_ = 0;  // RunComparisonSettings's default unless given
   bool compare_fail_on_regression_ = false;
 
   CLI::App* expectations_ = nullptr;

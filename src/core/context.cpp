@@ -14,7 +14,6 @@
 #include "aisp/context.hpp"
 #include "core/context_state.hpp"
 #include "core/random_fill.hpp"
-#include "measure/mark_recorder.hpp"
 
 namespace aisp {
 

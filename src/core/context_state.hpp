@@ -12,10 +12,9 @@
 #include "aisp/context.hpp"
 #include "aisp/tensor.hpp"
 #include "core/host_bytes.hpp"
+#include "core/mark_sink.hpp"
 
 namespace aisp {
-
-class MarkRecorder;
 
 struct ContextOptions {
   std::uint64_t seed = 0;
@@ -39,7 +38,7 @@ struct ContextState {
   cublasContext* cublas = nullptr;
   std::filesystem::path scratch;
   std::size_t allocated_bytes = 0;
-  MarkRecorder* marks = nullptr;  // attached by the timer around observed runs; not owned
+  MarkSink* marks = nullptr;  // attached by the timer to the contexts it times; not owned
 };
 
 }  // namespace detail

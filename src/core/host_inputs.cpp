@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "verify/element_decoding.hpp"
+#include "core/element_decoding.hpp"
 
 namespace aisp {
 

@@ -4,19 +4,25 @@
 
 namespace aisp {
 
-L2Flusher::L2Flusher(int device, cudaStream_t stream) : stream_(stream) {
-  int l2_bytes = 0, persisting_max = 0;
+namespace {
+
+// Twice the L2: L2 is split into partitions with their own replacement, so a buffer of exactly the
+// L2 size can leave lines of the previous sample behind.
+std::size_t flush_bytes(int device) {
+  int l2_bytes = 0;
   AISP_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  return static_cast<std::size_t>(l2_bytes > 0 ? l2_bytes : (8 << 20)) * 2;
+}
+
+}  // namespace
+
+L2Flusher::L2Flusher(int device, cudaStream_t stream)
+    : stream_(stream), buffer_(flush_bytes(device)) {
+  int persisting_max = 0;
   AISP_CUDA_CHECK(
       cudaDeviceGetAttribute(&persisting_max, cudaDevAttrMaxPersistingL2CacheSize, device));
   persisting_l2_supported_ = persisting_max > 0;
-  // Twice the L2: L2 is split into partitions with their own replacement, so a buffer of exactly
-  // the L2 size can leave lines of the previous sample behind.
-  bytes_ = static_cast<std::size_t>(l2_bytes > 0 ? l2_bytes : (8 << 20)) * 2;
-  AISP_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
 }
-
-L2Flusher::~L2Flusher() { cudaFree(buffer_); }
 
 void L2Flusher::flush() {
   if (persisting_l2_supported_) {
@@ -29,7 +35,7 @@ void L2Flusher::flush() {
   }
   // A new value each time, so no layer can recognize the write as a no-op.
   ++fill_value_;
-  AISP_CUDA_CHECK(cudaMemsetAsync(buffer_, fill_value_, bytes_, stream_));
+  AISP_CUDA_CHECK(cudaMemsetAsync(buffer_.get(), fill_value_, buffer_.bytes(), stream_));
 }
 
 }  // namespace aisp

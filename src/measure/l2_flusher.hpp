@@ -7,25 +7,23 @@
 
 #include <cstddef>
 
+#include "core/cuda_handles.hpp"
+
 namespace aisp {
 
 class L2Flusher {
 public:
   // Sizes the buffer at twice the device's L2 (read off the device).
   L2Flusher(int device, cudaStream_t stream);
-  ~L2Flusher();
-  L2Flusher(const L2Flusher&) = delete;
-  L2Flusher& operator=(const L2Flusher&) = delete;
 
   // Enqueues the eviction on the stream and resets persisting-L2 lines and the stream's access
   // policy window. Does not synchronize.
   void flush();
-  std::size_t bytes() const { return bytes_; }
+  std::size_t bytes() const { return buffer_.bytes(); }
 
 private:
   cudaStream_t stream_;
-  void* buffer_ = nullptr;
-  std::size_t bytes_ = 0;
+  DeviceMemory buffer_;  // written in full by every flush
   bool persisting_l2_supported_ = false;
   unsigned char fill_value_ = 0;
 };

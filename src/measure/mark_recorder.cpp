@@ -9,12 +9,6 @@
 
 namespace aisp {
 
-MarkRecorder::~MarkRecorder() {
-  for (const auto& [name, event] : events_) {
-    cudaEventDestroy(event);
-  }
-}
-
 void MarkRecorder::begin_run(Clock::time_point host_start) {
   host_start_ = host_start;
   this_run_.clear();
@@ -23,13 +17,10 @@ void MarkRecorder::begin_run(Clock::time_point host_start) {
 cudaEvent_t MarkRecorder::event_for(const std::string& name) {
   for (const auto& [known, event] : events_) {
     if (known == name) {
-      return event;
+      return event.get();
     }
   }
-  cudaEvent_t event = nullptr;
-  AISP_CUDA_CHECK(cudaEventCreate(&event));
-  events_.emplace_back(name, event);
-  return event;
+  return events_.emplace_back(name, CudaEvent()).second.get();
 }
 
 void MarkRecorder::record(std::string_view name, cudaStream_t stream) {

@@ -13,17 +13,20 @@
 #include <utility>
 #include <vector>
 
+#include "core/cuda_handles.hpp"
+#include "core/mark_sink.hpp"
+
 namespace aisp {
 
 // A run() may mark at most this many points (a guard against a mark inside a loop).
 inline constexpr std::size_t kMaxMarksPerRun = 16;
 
-class MarkRecorder {
+class MarkRecorder final : public MarkSink {
  public:
   using Clock = std::chrono::steady_clock;
 
   explicit MarkRecorder(bool gpu) : gpu_(gpu) {}
-  ~MarkRecorder();
+  ~MarkRecorder() override = default;
   MarkRecorder(const MarkRecorder&) = delete;
   MarkRecorder& operator=(const MarkRecorder&) = delete;
 
@@ -34,7 +37,7 @@ class MarkRecorder {
   // ctx.mark(name) during the run. Throws std::invalid_argument for an empty name, a name marked
   // twice in one run, more than kMaxMarksPerRun marks, or a GPU mark on a stream under graph
   // capture; CudaError when the event cannot be recorded.
-  void record(std::string_view name, cudaStream_t stream);
+  void record(std::string_view name, cudaStream_t stream) override;
 
   // After the run's work is complete (its stream synchronized): each mark of this run, in the
   // order reached, in ms from `start` (the event recorded before run() for GPU variants; unused
@@ -49,7 +52,7 @@ class MarkRecorder {
 
   bool gpu_;
   Clock::time_point host_start_{};
-  std::vector<std::pair<std::string, cudaEvent_t>> events_;  // one per name, reused across runs
+  std::vector<std::pair<std::string, CudaEvent>> events_;  // one per name, reused across runs
   struct Reached {
     std::string name;
     cudaEvent_t event = nullptr;    // GPU

@@ -32,17 +32,7 @@ void require(bool holds, const std::string& what) {
 
 }  // namespace
 
-StoppingSettings stopping_settings_from(const MeasurementSettings& settings) {
-  StoppingSettings stopping;
-  stopping.fixed_samples = settings.fixed_samples;
-  stopping.min_samples = settings.min_samples;
-  stopping.min_time_s = settings.min_time_s;
-  stopping.max_noise = settings.max_noise;
-  stopping.max_time_s = settings.max_time_s;
-  return stopping;
-}
-
-StoppingCriterion::StoppingCriterion(StoppingSettings settings) : settings_(settings) {
+StoppingCriterion::StoppingCriterion(const MeasurementSettings& settings) : settings_(settings) {
   require(settings_.fixed_samples >= 0,
           "fixed_samples = " + std::to_string(settings_.fixed_samples) +
               " is negative; use 0 for adaptive sampling");

@@ -1,33 +1,24 @@
 // When to stop sampling a variant. Like nvbench's "stdrel" criterion: take at least a minimum
 // number of samples and a minimum of summed sample time, then stop once the relative noise
 // (stddev / mean) is small enough or has stopped improving, or give up at a wall-time limit.
-// It only sees numbers (no clocks), so tests drive it with synthetic sequences.
-// docs/statistics.md states the rule and its defaults.
+// It only sees numbers (no clocks), so tests drive it with synthetic sequences. Its settings are
+// the run's (fixed_samples, min_samples, min_time_s, max_noise, max_time_s of
+// MeasurementSettings, whose defaults docs/statistics.md states); the others it ignores.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <string>
 
-#include "run/run_settings.hpp"
+#include "core/measurement_settings.hpp"
 
 namespace aisp {
-
-struct StoppingSettings {
-  int fixed_samples = 0;     // > 0: stop at exactly this many samples, nothing else matters
-  int min_samples = 10;      // never stop on noise before this many samples
-  double min_time_s = 0.5;   // ... nor before this much summed sample time
-  double max_noise = 0.005;  // stop once stddev / mean is at or below this
-  double max_time_s = 20.0;  // stop, unconverged, once the caller's wall clock reaches this
-};
-
-StoppingSettings stopping_settings_from(const MeasurementSettings& settings);
 
 class StoppingCriterion {
 public:
   // Throws std::invalid_argument for settings no run can satisfy (negative counts or times,
   // a NaN, max_time_s <= 0).
-  explicit StoppingCriterion(StoppingSettings settings);
+  explicit StoppingCriterion(const MeasurementSettings& settings);
 
   // Records one sample's duration in seconds. O(1). Throws std::invalid_argument when it is
   // negative or not finite.
@@ -63,7 +54,7 @@ private:
   bool noise_plateaued() const;
   bool time_limit_reached(double wall_elapsed_seconds) const;
 
-  StoppingSettings settings_;
+  MeasurementSettings settings_;
 
   // Welford's running mean and sum of squared deviations: O(1) per sample and, unlike a raw
   // sum of squares, accurate when samples agree to many digits.

@@ -46,13 +46,13 @@ VariantTimer::VariantTimer(BenchmarkFactory factory, ContextOptions options, L2F
       sample_range_(nvtx_range_name(kNvtxSample, nvtx_label)) {
   marks_ = std::make_unique<MarkRecorder>(!cpu_only());
   if (!cpu_only()) {
-    AISP_CUDA_CHECK(cudaEventCreate(&start_));
-    AISP_CUDA_CHECK(cudaEventCreate(&stop_));
+    start_.emplace();
+    stop_.emplace();
   }
 }
 
 VariantTimer::~VariantTimer() {
-  destroy_graph();
+  graph_ = CapturedGraph();  // before the instances whose buffers it replays
   for (std::size_t i = 0; i < instances_.size(); ++i) {
     try {
       instances_[i]->teardown(*contexts_[i]);
@@ -63,10 +63,6 @@ VariantTimer::~VariantTimer() {
   }
   instances_.clear();
   contexts_.clear();
-  if (start_ != nullptr)
-    cudaEventDestroy(start_);
-  if (stop_ != nullptr)
-    cudaEventDestroy(stop_);
 }
 
 void VariantTimer::add_instance() {
@@ -154,25 +150,20 @@ bool VariantTimer::try_build_graph(double run_us, const MeasurementSettings& set
   runs_per_sample_ = (calls + rotating - 1) / rotating * rotating;
 
   cudaStream_t stream = options_.stream;
-  AISP_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
   std::string failure;
   try {
-    for (int k = 0; k < runs_per_sample_; ++k)
-      instances_[k % rotating]->run(*contexts_[k % rotating]);
+    graph_ = capture_graph(stream, [&](cudaStream_t) {
+      for (int k = 0; k < runs_per_sample_; ++k)
+        instances_[k % rotating]->run(*contexts_[k % rotating]);
+    });
+  } catch (const GraphCaptureError& e) {
+    failure = cudaGetErrorString(static_cast<cudaError_t>(e.code()));
   } catch (const std::exception& e) {
     failure = e.what();
   }
-  const cudaError_t end = cudaStreamEndCapture(stream, &graph_);
-  if (failure.empty() && end != cudaSuccess)
-    failure = cudaGetErrorString(end);
-  if (failure.empty()) {
-    const cudaError_t inst = cudaGraphInstantiate(&graph_exec_, graph_, 0);
-    if (inst != cudaSuccess)
-      failure = cudaGetErrorString(inst);
-  }
   if (!failure.empty()) {
     cudaGetLastError();
-    destroy_graph();
+    graph_ = CapturedGraph();
     runs_per_sample_ = 1;
     method_note_ = fmt::format("graph capture failed ({}); timed per call", failure);
     AISP_CUDA_CHECK(cudaDeviceSynchronize());
@@ -182,18 +173,9 @@ bool VariantTimer::try_build_graph(double run_us, const MeasurementSettings& set
                              "input sets",
                              run_us, settings.graph_below_us, runs_per_sample_, rotating);
   // One untimed replay, so the first timed one does not pay the graph upload.
-  AISP_CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream));
+  graph_.launch(stream);
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   return true;
-}
-
-void VariantTimer::destroy_graph() {
-  if (graph_exec_ != nullptr)
-    cudaGraphExecDestroy(graph_exec_);
-  if (graph_ != nullptr)
-    cudaGraphDestroy(graph_);
-  graph_exec_ = nullptr;
-  graph_ = nullptr;
 }
 
 TimedSample VariantTimer::sample() {
@@ -215,15 +197,15 @@ TimedSample VariantTimer::sample_direct(const std::string& range_name) {
   NvtxRange range(range_name);
   const auto begin = Clock::now();
   marks_->begin_run(begin);
-  AISP_CUDA_CHECK(cudaEventRecord(start_, stream));
+  AISP_CUDA_CHECK(cudaEventRecord(start_->get(), stream));
   instances_.front()->run(*contexts_.front());
   AISP_CUDA_CHECK(cudaGetLastError());
-  AISP_CUDA_CHECK(cudaEventRecord(stop_, stream));
+  AISP_CUDA_CHECK(cudaEventRecord(stop_->get(), stream));
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   const auto end = Clock::now();
   float event_ms = 0;
-  AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_, stop_));
-  return {event_ms, elapsed_ms(begin, end), marks_->resolve(start_)};
+  AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_->get(), stop_->get()));
+  return {event_ms, elapsed_ms(begin, end), marks_->resolve(start_->get())};
 }
 
 TimedSample VariantTimer::sample_graph() {
@@ -232,13 +214,13 @@ TimedSample VariantTimer::sample_graph() {
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   NvtxRange range(sample_range_);
   const auto begin = Clock::now();
-  AISP_CUDA_CHECK(cudaEventRecord(start_, stream));
-  AISP_CUDA_CHECK(cudaGraphLaunch(graph_exec_, stream));
-  AISP_CUDA_CHECK(cudaEventRecord(stop_, stream));
+  AISP_CUDA_CHECK(cudaEventRecord(start_->get(), stream));
+  graph_.launch(stream);
+  AISP_CUDA_CHECK(cudaEventRecord(stop_->get(), stream));
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   const auto end = Clock::now();
   float event_ms = 0;
-  AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_, stop_));
+  AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_->get(), stop_->get()));
   const double runs = runs_per_sample_;
   return {event_ms / runs, elapsed_ms(begin, end) / runs, {}};
 }

@@ -6,41 +6,38 @@
 #include <cuda_runtime_api.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "aisp/benchmark.hpp"
+#include "aisp/graph_capture.hpp"
 #include "aisp/result.hpp"
 #include "core/context_state.hpp"
+#include "core/cuda_handles.hpp"
+#include "core/measurement_settings.hpp"
+#include "measure/interleaved_sampling.hpp"
 #include "measure/l2_flusher.hpp"
 #include "measure/mark_recorder.hpp"
-#include "run/run_settings.hpp"
 
 namespace aisp {
 
-struct TimedSample {
-  double event_ms = 0;  // device time per run (0 for CPU-only variants)
-  double host_ms = 0;   // host wall time per run, device-wide synchronized
-  // The run's ctx.mark points in the order reached: ms from the start of run().
-  std::vector<std::pair<std::string, double>> marks_ms;
-};
-
-class VariantTimer {
+class VariantTimer final : public SampleSource {
 public:
   // `flusher` and `options.stream` are null for CPU-only variants. `nvtx_label` (nvtx_label() of
   // the target and variant) names the NVTX ranges around setup, warm-up and every sample.
   VariantTimer(BenchmarkFactory factory, ContextOptions options, L2Flusher* flusher,
                const std::string& nvtx_label = {});
-  ~VariantTimer();
+  ~VariantTimer() override;
   VariantTimer(const VariantTimer&) = delete;
   VariantTimer& operator=(const VariantTimer&) = delete;
 
   // Setup, warm-up, and the choice of timing method.
   void prepare(const MeasurementSettings& settings);
-  TimedSample sample();
+  TimedSample sample() override;
 
-  TimingMethod method() const { return method_; }
+  TimingMethod method() const override { return method_; }
   int runs_per_sample() const { return runs_per_sample_; }
   int rotating_sets() const { return static_cast<int>(instances_.size()); }
   // Why the method was chosen (e.g. a graph capture that failed and fell back to events).
@@ -57,7 +54,6 @@ private:
   TimedSample sample_direct(const std::string& range);
   TimedSample sample_graph();
   bool try_build_graph(double run_us, const MeasurementSettings& settings);
-  void destroy_graph();
 
   BenchmarkFactory factory_;
   ContextOptions options_;
@@ -69,9 +65,8 @@ private:
   int runs_per_sample_ = 1;
   std::string method_note_;
   std::string setup_range_, warmup_range_, probe_range_, sample_range_;  // NVTX range names
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t graph_exec_ = nullptr;
+  std::optional<CudaEvent> start_, stop_;  // GPU variants only
+  CapturedGraph graph_;                    // graph replay only
 };
 
 }  // namespace aisp

@@ -21,10 +21,10 @@
 #include <fmt/format.h>
 
 #include "aisp/dtype.hpp"
+#include "core/element_decoding.hpp"
 #include "core/random_fill.hpp"
 #include "measure/statistics.hpp"
 #include "peak/measurements.hpp"
-#include "verify/element_decoding.hpp"
 
 namespace aisp::peak {
 namespace {
@@ -64,7 +64,7 @@ std::string library_version(std::size_t version) {
 }
 
 // Owners of the cuBLASLt objects; their destroy calls' status is ignored for the same
-// reason as in cuda_resources.hpp.
+// reason as in core/cuda_handles.hpp.
 void destroy_lt(cublasLtHandle_t handle) { static_cast<void>(cublasLtDestroy(handle)); }
 void destroy_lt_desc(cublasLtMatmulDesc_t desc) {
   static_cast<void>(cublasLtMatmulDescDestroy(desc));

@@ -6,6 +6,7 @@
 // everywhere in aisp; cudaGetLastError costs tens of nanoseconds, which the figures include.
 #include <string>
 
+#include "aisp/graph_capture.hpp"
 #include "peak/measurements.hpp"
 
 namespace aisp::peak {
@@ -62,29 +63,17 @@ PeakSamples measure_launch_async(int launches, const RepetitionPlan& plan) {
 
 PeakSamples measure_graph_node_cost(int nodes, const RepetitionPlan& plan) {
   CudaStream stream;
-  AISP_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
-  try {
+  const CapturedGraph graph = capture_graph(stream.get(), [nodes](cudaStream_t capturing) {
     for (int i = 0; i < nodes; ++i) {
-      empty_kernel<<<1, 1, 0, stream.get()>>>();
+      empty_kernel<<<1, 1, 0, capturing>>>();
       AISP_CHECK_LAUNCH();
     }
-  } catch (...) {
-    cudaGraph_t abandoned = nullptr;
-    static_cast<void>(cudaStreamEndCapture(stream.get(), &abandoned));
-    const CudaGraph discard(abandoned);
-    throw;
-  }
-  cudaGraph_t raw_graph = nullptr;
-  AISP_CUDA_CHECK(cudaStreamEndCapture(stream.get(), &raw_graph));
-  const CudaGraph graph(raw_graph);
-  cudaGraphExec_t raw_exec = nullptr;
-  AISP_CUDA_CHECK(cudaGraphInstantiate(&raw_exec, graph.get(), 0));
-  const CudaGraphExec exec(raw_exec);
-  AISP_CUDA_CHECK(cudaGraphUpload(exec.get(), stream.get()));
+  });
+  graph.upload(stream.get());
   AISP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
 
   const std::vector<double> seconds = time_host_repetitions(plan, [&] {
-    AISP_CUDA_CHECK(cudaGraphLaunch(exec.get(), stream.get()));
+    graph.launch(stream.get());
     AISP_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   });
   PeakSamples samples;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "peak/cuda_resources.hpp"
+#include "core/cuda_handles.hpp"
 
 namespace aisp::peak {
 

@@ -22,8 +22,8 @@
 
 #include "measure/statistics.hpp"
 #include "peak/measurements.hpp"
-#include "run/device_snapshot.hpp"
 #include "system/build_info.hpp"
+#include "system/device_snapshot.hpp"
 #include "system/nvml_probe.hpp"
 #include "system/system_info.hpp"
 

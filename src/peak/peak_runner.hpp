@@ -14,6 +14,7 @@
 
 #include "aisp/benchmark.hpp"
 #include "aisp/result.hpp"
+#include "results/artifacts_layout.hpp"
 #include "system/anchor_figures.hpp"
 #include "system/ceilings.hpp"
 
@@ -22,7 +23,7 @@ namespace aisp {
 struct BenchPeakOptions {
   // Where the ceilings go: <peaks_dir>/<hardware key>.json. The harness reads
   // <artifacts dir>/peaks, so the default matches `bench run`'s default artifacts dir.
-  std::filesystem::path peaks_dir = "artifacts/peaks";
+  std::filesystem::path peaks_dir = artifacts::default_peaks_dir();
   bool quick = false;  // smaller sizes, fewer repetitions: for tests, not for ceilings to trust
   bool json = false;
   std::filesystem::path json_file;  // also write the JSON report here (empty: no file)

@@ -14,23 +14,6 @@ bool is_executable_file(const std::filesystem::path& path) {
   return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
 }
 
-std::string quote_word(std::string_view word) {
-  constexpr std::string_view kSafe =
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
-  if (!word.empty() && word.find_first_not_of(kSafe) == std::string_view::npos) {
-    return std::string(word);
-  }
-  std::string quoted = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted.push_back(c);
-    }
-  }
-  return quoted + "'";
-}
-
 std::string join(const std::vector<std::string>& words, std::string_view separator) {
   std::string joined;
   for (const std::string& word : words) {
@@ -152,15 +135,6 @@ std::vector<std::string> ncu_profile_argv(const NcuProfileCommand& command) {
 std::vector<std::string> ncu_import_argv(const std::string& ncu,
                                          const std::filesystem::path& report) {
   return {ncu, "--import", report.string(), "--csv", "--page", "raw", "--print-units", "base"};
-}
-
-std::string shell_join(const std::vector<std::string>& argv) {
-  std::vector<std::string> quoted;
-  quoted.reserve(argv.size());
-  for (const std::string& word : argv) {
-    quoted.push_back(quote_word(word));
-  }
-  return join(quoted, " ");
 }
 
 }  // namespace aisp

@@ -62,7 +62,4 @@ std::vector<std::string> ncu_profile_argv(const NcuProfileCommand& command);
 std::vector<std::string> ncu_import_argv(const std::string& ncu,
                                          const std::filesystem::path& report);
 
-// The words as one shell command line that pastes back: 'quoted' where a word needs it.
-std::string shell_join(const std::vector<std::string>& argv);
-
 }  // namespace aisp

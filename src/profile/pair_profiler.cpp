@@ -13,7 +13,10 @@
 
 #include "measure/nvtx_ranges.hpp"
 #include "profile/ncu_csv.hpp"
-#include "run/worker_process.hpp"
+#include "results/artifacts_layout.hpp"
+#include "system/shell_words.hpp"
+#include "worker/worker_process.hpp"
+#include "worker/worker_request.hpp"
 
 namespace aisp {
 namespace {
@@ -49,8 +52,7 @@ MeasurementSettings profile_pass_settings(const MeasurementSettings& measurement
 PairProfiler::PairProfiler(ProfileSet set, std::string self_executable,
                            const MeasurementSettings& measurement)
     : set_(set), self_(std::move(self_executable)), timeout_s_(measurement.pair_timeout_s),
-      worker_settings_json_(
-          measurement_settings_to_json(profile_pass_settings(measurement)).dump()) {
+      worker_settings_(profile_pass_settings(measurement)) {
   if (enabled()) {
     ncu_ = locate_ncu();
   }
@@ -70,7 +72,8 @@ std::string PairProfiler::describe() const {
 }
 
 PairProfile PairProfiler::profile(const PairInfo& pair, const PairResult& measured,
-                                  const RunDirectory& directory, const std::atomic<bool>& interrupt,
+                                  const std::filesystem::path& run_dir,
+                                  const std::atomic<bool>& interrupt,
                                   const std::function<void(const std::string&)>& on_phase) const {
   PairProfile profile;
   profile.set = std::string(profile_set_name(set_));
@@ -101,7 +104,7 @@ PairProfile PairProfiler::profile(const PairInfo& pair, const PairResult& measur
       *slot = failed(std::move(interrupted), "interrupted before it was profiled");
       continue;
     }
-    *slot = profile_variant(pair, role, stem, directory, interrupt, on_phase);
+    *slot = profile_variant(pair, role, stem, run_dir, interrupt, on_phase);
   }
 
   // The pair's status: failed when a variant's profile failed, skipped when both were skipped,
@@ -131,21 +134,21 @@ PairProfile PairProfiler::profile(const PairInfo& pair, const PairResult& measur
 
 VariantProfile
 PairProfiler::profile_variant(const PairInfo& pair, const std::string& role,
-                              const std::string& stem, const RunDirectory& directory,
+                              const std::string& stem, const std::filesystem::path& run_dir,
                               const std::atomic<bool>& interrupt,
                               const std::function<void(const std::string&)>& on_phase) const {
   VariantProfile profile;
   profile.variant = stem;
   // Files beside the pair's log: profiles/<pair file name>.<role>.{ncu-rep,csv} and
   // logs/<pair file name>.profile-<role>.log (ncu's output and the profiled worker's).
-  const std::string file_stem =
-      std::filesystem::path(directory.log_name(pair.target)).stem().string();
+  const std::string file_stem = artifacts::target_file_name(pair.target);
   const std::string base_name = file_stem + "." + role;
-  const std::filesystem::path profiles = directory.path() / "profiles";
+  const std::filesystem::path profiles = run_dir / artifacts::kProfilesDir;
   const std::filesystem::path report = profiles / (base_name + ".ncu-rep");
   const std::filesystem::path csv = profiles / (base_name + ".csv");
-  const std::string log_name = "logs/" + file_stem + ".profile-" + role + ".log";
-  const std::filesystem::path log = directory.path() / log_name;
+  const std::string log_name =
+      std::string(artifacts::kLogsDir) + "/" + file_stem + ".profile-" + role + ".log";
+  const std::filesystem::path log = run_dir / log_name;
   std::error_code error;
   std::filesystem::create_directories(profiles, error);
   // An ncu that appends its extension to any name would write <report>.ncu-rep: found either way.
@@ -159,16 +162,11 @@ PairProfiler::profile_variant(const PairInfo& pair, const std::string& role,
   command.nvtx_range = nvtx_range_name(kNvtxSample, nvtx_label(pair.target, stem));
   command.launch_limit = kProfileLaunchLimit;
   command.report = report;
-  command.application = {self_,
-                         "__worker",
-                         "--target",
-                         pair.target,
-                         "--settings-json",
-                         worker_settings_json_,
-                         "--out-fd",
-                         "3",
-                         "--profile-variant",
-                         role};
+  WorkerRequest request;
+  request.target = pair.target;
+  request.settings = worker_settings_;
+  request.profile_variant = role;
+  command.application = worker_argv(self_, request);
   WorkerLaunch launch;
   launch.argv = ncu_profile_argv(command);
   launch.log_file = log;
@@ -244,7 +242,7 @@ PairProfiler::profile_variant(const PairInfo& pair, const std::string& role,
     profile.duration_ms_per_run = 0;
     return profile;
   }
-  profile.report = "profiles/" + written.filename().string();
+  profile.report = std::string(artifacts::kProfilesDir) + "/" + written.filename().string();
 
   // Read the report back as CSV, in the C locale so numbers use '.' and ','.
   WorkerLaunch import;
@@ -260,7 +258,7 @@ PairProfiler::profile_variant(const PairInfo& pair, const std::string& role,
     return failed(std::move(profile), fmt::format("could not start `ncu --import`: {}", e.what()));
   }
   const std::string csv_text = read_text(csv);
-  const std::string csv_name = "profiles/" + base_name + ".csv";
+  const std::string csv_name = std::string(artifacts::kProfilesDir) + "/" + base_name + ".csv";
   if (imported.interrupted) {
     return failed(std::move(profile), "interrupted");
   }

@@ -7,15 +7,15 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
 #include <functional>
 #include <string>
 
 #include "aisp/result.hpp"
+#include "core/measurement_settings.hpp"
 #include "core/pair_catalog.hpp"
 #include "profile/ncu_command.hpp"
 #include "profile/profile_set.hpp"
-#include "run/run_directory.hpp"
-#include "run/run_settings.hpp"
 
 namespace aisp {
 
@@ -44,30 +44,24 @@ class PairProfiler {
   std::string describe() const;
 
   // The profile of `pair`, whose measured result is `measured`. Writes the reports under
-  // <run>/profiles/ and ncu's output under <run>/logs/. `on_phase` gets progress ("ncu baseline:
-  // warmup"); `interrupt` stops the pass (the profile is then recorded as failed).
+  // <run_dir>/profiles/ and ncu's output under <run_dir>/logs/ (results/artifacts_layout.hpp).
+  // `on_phase` gets progress ("ncu baseline: warmup"); `interrupt` stops the pass (the profile
+  // is then recorded as failed).
   PairProfile profile(const PairInfo& pair, const PairResult& measured,
-                      const RunDirectory& directory, const std::atomic<bool>& interrupt,
+                      const std::filesystem::path& run_dir, const std::atomic<bool>& interrupt,
                       const std::function<void(const std::string&)>& on_phase) const;
 
  private:
   VariantProfile profile_variant(const PairInfo& pair, const std::string& role,
-                                 const std::string& stem, const RunDirectory& directory,
+                                 const std::string& stem, const std::filesystem::path& run_dir,
                                  const std::atomic<bool>& interrupt,
                                  const std::function<void(const std::string&)>& on_phase) const;
 
   ProfileSet set_;
   std::string self_;
   double timeout_s_;
-  std::string worker_settings_json_;
+  MeasurementSettings worker_settings_;  // profile_pass_settings of the run's
   NcuLocation ncu_;
 };
-
-// The hidden `__worker --profile-variant baseline|optimized` mode that ncu runs: one variant,
-// no verification, kProfileWarmupRuns warm-up calls and settings.fixed_samples samples inside
-// NVTX ranges named after the target and variant. Reports a PairResult whose `baseline` or
-// `optimized` holds those (profiler-perturbed, never reported) samples.
-int run_profile_worker(const std::string& target, const MeasurementSettings& settings,
-                       const std::string& role, int out_fd);
 
 }  // namespace aisp

@@ -2,23 +2,24 @@
 // region exactly as the measurement runs it (same setup, L2 flush per sample, NVTX ranges), with
 // no verification and a fixed handful of samples. Its timings are perturbed by the profiler's
 // replays and are never reported as measurements.
+#include "profile/profile_worker.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "aisp/check.hpp"
+#include "core/cuda_handles.hpp"
 #include "core/pair_catalog.hpp"
 #include "core/variant_registry.hpp"
 #include "measure/l2_flusher.hpp"
 #include "measure/nvtx_ranges.hpp"
 #include "measure/statistics.hpp"
 #include "measure/variant_timer.hpp"
-#include "peak/cuda_resources.hpp"
-#include "profile/pair_profiler.hpp"
-#include "run/device_snapshot.hpp"
-#include "run/worker_channel.hpp"
-#include "run/worker_target.hpp"
+#include "system/device_snapshot.hpp"
+#include "worker/worker_channel.hpp"
+#include "worker/worker_target.hpp"
 
 namespace aisp {
 namespace {
@@ -38,7 +39,7 @@ void profile_variant_samples(const std::string& target, const VariantInfo& varia
     result.reason = *reason;
     return;
   }
-  const peak::CudaStream stream;
+  const CudaStream stream;
   ContextOptions options;
   options.device = 0;
   options.stream = stream.get();
@@ -73,16 +74,16 @@ void profile_variant_samples(const std::string& target, const VariantInfo& varia
 
 }  // namespace
 
-int run_profile_worker(const std::string& target, const MeasurementSettings& settings,
-                       const std::string& role, int out_fd) {
+int run_profile_worker(const WorkerRequest& request, int out_fd) {
   const WorkerChannel channel(out_fd);
   PairResult result;
-  const std::optional<PairInfo> found = begin_worker_result(target, channel, result);
+  const std::optional<PairInfo> found = begin_worker_result(request.target, channel, result);
   if (!found) return 2;
-  const bool baseline = role == "baseline";
+  const bool baseline = request.profile_variant == "baseline";
   try {
-    profile_variant_samples(target, baseline ? *found->baseline : *found->optimized, settings,
-                            channel, baseline ? result.baseline : result.optimized, result);
+    profile_variant_samples(request.target, baseline ? *found->baseline : *found->optimized,
+                            request.settings, channel,
+                            baseline ? result.baseline : result.optimized, result);
   } catch (const CudaError& e) {
     result.status = PairStatus::failed;
     result.reason = fmt::format("CUDA error: {}", e.what());

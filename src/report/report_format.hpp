@@ -1,59 +1,37 @@
-// How the human-readable printers (markdown summary, terminal lines and table) write times,
-// speedups, roofline fractions and statuses, so every report says the same thing the same way.
+// How the human-readable printers (markdown summary, terminal lines and table) write roofline
+// fractions, statuses, counts and columns, so every report says the same thing the same way.
+// Times, speedups, percentages and outcomes come from results/result_text.hpp (the policies'
+// verdicts use them too); they are named here as well, so a printer needs one namespace.
 #pragma once
 
 #include <cstddef>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "aisp/result.hpp"
+#include "results/result_text.hpp"
 
 namespace aisp::report_format {
 
-// Shown where a value does not exist (a skipped pair's times, a failed pair's speedup).
-inline constexpr std::string_view kAbsent = "—";
-
-// Three significant digits in the unit that keeps the number readable: "850 ns", "98.1 µs",
-// "412 µs", "1.23 ms", "12.3 s". Non-finite values print as kAbsent.
-std::string format_duration_ms(double milliseconds);
-
-// A speedup ratio: two decimals below 10, one below 100, none above: "4.20×", "12.3×", "150×".
-std::string format_ratio(double ratio);
-
-// "4.20× [4.15, 4.26]": the value and its confidence interval, all at the value's precision.
-std::string format_speedup(const Speedup& speedup);
-
-// A fraction as a percentage: "88%", "4.2%" (one decimal below 10%).
-std::string format_percent(double fraction);
+using result_text::describe_outcome;
+using result_text::display_width;
+using result_text::format_duration_ms;
+using result_text::format_percent;
+using result_text::format_ratio;
+using result_text::format_speedup;
+using result_text::format_verification;
+using result_text::kAbsent;
+using result_text::passed_with_failed_checks;
+using result_text::shows_speedup;
+using result_text::single_line;
 
 // "88% of hbm_bandwidth" and, with the ceiling value, "88% of hbm_bandwidth 4275 GB/s".
 std::string format_roofline(const Roofline& roofline, bool with_ceiling_value);
 
-// "passed (9 checks)", "failed: within_tolerance, fresh_seed_changes_output", or kAbsent when no
-// check ran.
-std::string format_verification(const Verification& verification);
-
 // Four letters for the start of a terminal line: PASS, FAIL, SKIP, STOP (interrupted), QUAR
 // (quarantined).
 std::string_view status_label(PairStatus status);
-
-// Why a pair did not pass, in words: "crashed: SIGSEGV ...", "timed out: ...", the skip reason.
-// With `name_status`, failures and skips say so too: "failed: ...", "skipped: ...". May span
-// several lines (the reason as recorded).
-std::string describe_outcome(const PairResult& result, bool name_status = false);
-
-// A speedup (and the roofline fraction that goes with it) is shown only for a pair that passed
-// with verified outputs: a failure quarantines the pair's numbers, in every verification phase
-// (a pair that passed with failed checks under --verify-phase detect shows none either).
-bool shows_speedup(const PairResult& result);
-
-// The text on one line: line breaks become " | ", trailing blanks go, and text longer than
-// `max_chars` code points is cut with "…" (0: no limit).
-std::string single_line(std::string_view text, std::size_t max_chars = 0);
-
-// Columns the text occupies on a terminal: UTF-8 code points (all the symbols used are narrow).
-std::size_t display_width(std::string_view utf8);
 
 // Rows of cells as text columns: each column as wide as its widest cell (display_width) plus two
 // spaces, trailing spaces trimmed, one line per row.
@@ -79,10 +57,6 @@ std::string confidence_label(const RunResults& results);
 // "Verification phase: detect."; empty for gate, the default, where every failed check fails its
 // pair.
 std::string verify_phase_note(VerifyPhase phase);
-
-// A pair that passed although checks failed: only under --verify-phase detect, where failed
-// checks are reported but not enforced. Reports warn about it and show no speedup for it.
-bool passed_with_failed_checks(const PairResult& result);
 
 // The expectation verdicts of a run, counted: "compared with the expectations for h200 (5%
 // threshold): 1 regression, 2 as expected, 1 no expectation, 1 not compared". Empty when no

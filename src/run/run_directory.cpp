@@ -10,7 +10,8 @@
 
 #include "report/csv_export.hpp"
 #include "report/markdown_summary.hpp"
-#include "report/results_json.hpp"
+#include "results/artifacts_layout.hpp"
+#include "results/results_json.hpp"
 
 namespace aisp {
 namespace {
@@ -34,9 +35,9 @@ std::string make_run_id() {
 }
 
 RunDirectory::RunDirectory(const std::filesystem::path& artifacts_dir, const std::string& run_id)
-    : path_(std::filesystem::absolute(artifacts_dir / "runs" / run_id)) {
+    : path_(std::filesystem::absolute(artifacts::run_dir(artifacts_dir, run_id))) {
   std::error_code error;
-  std::filesystem::create_directories(path_ / "logs", error);
+  std::filesystem::create_directories(path_ / artifacts::kLogsDir, error);
   if (error)
     throw std::runtime_error(fmt::format("cannot create the run directory {}: {}; choose another "
                                          "place with --artifacts-dir",
@@ -47,10 +48,7 @@ RunDirectory::RunDirectory(const std::filesystem::path& artifacts_dir, const std
 }
 
 std::string RunDirectory::log_name(const std::string& target) const {
-  std::string name = target;
-  for (char& c : name)
-    if (c == ':' || c == '/') c = '_';
-  return "logs/" + name + ".log";
+  return artifacts::log_name(target);
 }
 
 std::filesystem::path RunDirectory::log_path(const std::string& target) const {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "aisp/result.hpp"
-#include "report/quarantine.hpp"
+#include "policy/quarantine.hpp"
 
 namespace aisp {
 

@@ -17,16 +17,18 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "policy/expectations.hpp"
+#include "policy/quarantine.hpp"
 #include "profile/pair_profiler.hpp"
-#include "report/expectations.hpp"
 #include "report/marks_format.hpp"
 #include "report/profile_format.hpp"
-#include "report/quarantine.hpp"
-#include "report/results_json.hpp"
 #include "report/text_summary.hpp"
+#include "results/artifacts_layout.hpp"
+#include "results/results_json.hpp"
 #include "run/run_directory.hpp"
-#include "run/worker_process.hpp"
 #include "system/system_info.hpp"
+#include "worker/worker_process.hpp"
+#include "worker/worker_request.hpp"
 
 namespace aisp {
 namespace {
@@ -292,8 +294,7 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   g_interrupted.store(false);
   Progress progress(out, pairs.size());
   const std::string self = self_executable(argv0);
-  const std::string settings = measurement_settings_to_json(request.measurement).dump();
-  const auto peaks = std::filesystem::absolute(request.artifacts_dir / "peaks");
+  const auto peaks = std::filesystem::absolute(artifacts::peaks_dir(request.artifacts_dir));
   // --profile: an Nsight Compute pass per pair after its timed measurement (docs/profiling.md).
   const PairProfiler profiler(request.profile, self, request.measurement);
   if (profiler.enabled()) fmt::print(out, "aisp: {}\n", profiler.describe());
@@ -312,13 +313,15 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   for (std::size_t i = 0; i < pairs.size() && !g_interrupted.load(); ++i) {
     const PairInfo& pair = pairs[i];
     progress.begin(i, pair.target);
+    WorkerRequest worker;
+    worker.target = pair.target;
+    worker.settings = request.measurement;
+    worker.verify_only = request.verify_only;
+    worker.peaks_dir = peaks;
     WorkerLaunch launch;
-    launch.argv = {self, "__worker", "--target", pair.target, "--settings-json", settings,
-                   "--out-fd", "3"};
-    if (request.verify_only) launch.argv.push_back("--verify-only");
+    launch.argv = worker_argv(self, worker);
     launch.log_file = directory.log_path(pair.target);
     launch.timeout = std::chrono::duration<double>(request.measurement.pair_timeout_s);
-    launch.environment = {{"AISP_PEAKS_DIR", peaks.string()}};
     const WorkerOutcome outcome = run_worker_process(
         launch, g_interrupted, [&](const std::string& phase) { progress.show(phase); });
     PairResult result = outcome.has_result
@@ -327,7 +330,7 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
                                                     request.measurement.pair_timeout_s);
     result.log_file = directory.log_name(pair.target);
     if (profiler.enabled() && !g_interrupted.load())
-      result.profile = profiler.profile(pair, result, directory, g_interrupted,
+      result.profile = profiler.profile(pair, result, directory.path(), g_interrupted,
                                         [&](const std::string& phase) { progress.show(phase); });
     progress.finish(result);
     if (const std::string marks = marks_format::format_marks_line(result); !marks.empty())

@@ -4,14 +4,10 @@
 #pragma once
 
 #include "core/pair_catalog.hpp"
-#include "run/run_settings.hpp"
+#include "run/run_request.hpp"
 
 namespace aisp {
 
 int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, const char* argv0);
-
-// The hidden `__worker` subcommand: runs one pair and writes protocol lines to `out_fd`.
-int run_worker(const std::string& target, const MeasurementSettings& settings, bool verify_only,
-               int out_fd);
 
 }  // namespace aisp

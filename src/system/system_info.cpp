@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "system/nvml_probe.hpp"
+#include "system/shell_words.hpp"
 
 namespace aisp {
 namespace {
@@ -194,14 +195,6 @@ struct CommandOutput {
   int exit_code = -1;  // -1: the status could not be read
   std::string output;  // stdout and stderr together
 };
-
-std::string shell_quote(const std::string& text) {
-  std::string quoted = "'";
-  for (const char c : text) {
-    quoted += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
 
 std::optional<CommandOutput> run_command(const std::string& command) {
   std::FILE* pipe = popen(command.c_str(), "r");

@@ -2,14 +2,12 @@
 // needing a GPU? Each variant is constructed and asked only what it can answer before setup()
 // (signature, requirements, workload, tolerance); what exists only after setup (the outputs, a
 // signature or dtype that setup decides) is reported as checked at verification instead.
-// docs/integrity.md lists the checks.
+// docs/integrity.md lists the checks; report/audit_report.hpp prints them.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/pair_catalog.hpp"
 
@@ -44,13 +42,5 @@ PairAudit audit_pair(const PairInfo& pair);
 // ...), as build_pair_catalog and registration_problems word it: an incomplete entry of its own
 // whose one failed check is `variants_present`.
 PairAudit audit_registration_problem(const std::string& problem);
-
-// A table with one row per pair (a column per check: ok, FAIL, or "verify" for deferred), then
-// every failed check with its detail, then the counts. Ends with a newline.
-std::string render_audit_text(const std::vector<PairAudit>& audits);
-
-// {"complete": bool, "pairs": [{"target", "chapter", "complete", "checks": [{"check", "outcome",
-// "detail"}]}], "counts": {"pairs", "complete", "incomplete"}}.
-nlohmann::ordered_json audit_to_json(const std::vector<PairAudit>& audits);
 
 }  // namespace aisp

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/context_state.hpp"
-#include "verify/element_decoding.hpp"
+#include "core/element_decoding.hpp"
 
 namespace aisp {
 namespace {

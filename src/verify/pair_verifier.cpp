@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "aisp/check.hpp"
+#include "core/element_decoding.hpp"
 #include "verify/content_hash.hpp"
 #include "verify/content_hash_mix.hpp"
-#include "verify/element_decoding.hpp"
 #include "verify/output_comparison.hpp"
 
 namespace aisp {

@@ -1,14 +1,20 @@
-// Test-only CPU problem shared by the fault pairs: y = 2x + 1 over n floats. Each variant file
-// overrides run() with an honest implementation or a specific fault, so the harness's
-// containment and verification can be tested on a machine without a GPU.
+// Test-only CPU problem shared by the CPU test pairs: y = 2x + 1 over Count floats in host memory,
+// with its float64 reference. Each variant file overrides run() with an honest implementation or
+// a specific fault (ch90, ch92), or adds what its test needs around the same arithmetic (a sleep:
+// ch91; marks: ch95), so the harness's containment, verification and reports can be tested on a
+// machine without a GPU.
 #pragma once
 
 #include <aisp/aisp.hpp>
 
+#include <cstddef>
+#include <vector>
+
 namespace aisp::test_pairs {
 
-struct CpuAffineProblem : Benchmark {
-  static constexpr std::size_t kCount = 1 << 20;
+template <std::size_t Count>
+struct CpuAffine : Benchmark {
+  static constexpr std::size_t kCount = Count;
   Tensor x, y;
 
   Signature signature() const override {
@@ -38,11 +44,15 @@ struct CpuAffineProblem : Benchmark {
 
  protected:
   void affine(std::size_t begin, std::size_t end, std::size_t step = 1) {
-    const float* in = x.as<float>();
-    float* out = y.as<float>();
-    for (std::size_t i = begin; i < end; i += step) out[i] = 2.0f * in[i] + 1.0f;
+    const float* in = x.template as<float>();
+    float* out = y.template as<float>();
+    for (std::size_t i = begin; i < end; i += step)
+      out[i] = 2.0f * in[i] + 1.0f;
   }
 };
+
+// The fault pairs' problem (ch90, ch92): 2^20 floats.
+using CpuAffineProblem = CpuAffine<std::size_t{1} << 20>;
 
 // The honest baseline every fault pair compares against.
 struct CpuAffineBaseline : CpuAffineProblem {

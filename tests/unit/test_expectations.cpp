@@ -9,7 +9,7 @@
 #include "temp_files.hpp"
 #include <unistd.h>
 
-#include "report/expectations.hpp"
+#include "policy/expectations.hpp"
 
 namespace aisp {
 namespace {

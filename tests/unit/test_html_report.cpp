@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/html_report.hpp"
-#include "report/run_input.hpp"
+#include "results/run_input.hpp"
 #include "system/build_info.hpp"
 
 namespace aisp {

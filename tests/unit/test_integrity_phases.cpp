@@ -13,14 +13,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/measurement_settings.hpp"
 #include "core/pair_catalog.hpp"
+#include "policy/quarantine.hpp"
+#include "report/audit_report.hpp"
 #include "report/csv_export.hpp"
 #include "report/markdown_summary.hpp"
-#include "report/quarantine.hpp"
+#include "report/quarantine_report.hpp"
 #include "report/report_format.hpp"
-#include "report/results_json.hpp"
 #include "report/text_summary.hpp"
-#include "run/run_settings.hpp"
+#include "results/results_json.hpp"
 #include "system/build_info.hpp"
 #include "temp_files.hpp"
 #include "verify/contract_audit.hpp"

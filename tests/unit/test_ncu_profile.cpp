@@ -19,8 +19,9 @@
 #include "report/html_report.hpp"
 #include "report/markdown_summary.hpp"
 #include "report/profile_format.hpp"
-#include "report/results_json.hpp"
+#include "results/results_json.hpp"
 #include "run/run_directory.hpp"
+#include "system/shell_words.hpp"
 #include "temp_files.hpp"
 
 namespace aisp {
@@ -611,7 +612,7 @@ PairProfile profile_with(const ScopedTempDir& dir, const std::string& behaviour)
   const RunDirectory run(dir.path() / "artifacts", "run1");
   const std::atomic<bool> interrupt{false};
   std::vector<std::string> phases;
-  PairProfile profile = profiler.profile(subject.pair, subject.measured, run, interrupt,
+  PairProfile profile = profiler.profile(subject.pair, subject.measured, run.path(), interrupt,
                                          [&](const std::string& p) { phases.push_back(p); });
   EXPECT_NE(std::find(phases.begin(), phases.end(), "ncu baseline: warmup"), phases.end());
   if (behaviour == "ok") {
@@ -692,13 +693,14 @@ TEST(PairProfilerWithFakeNcu, SkipsWithoutCallingNcu) {
   const RunDirectory run(dir.path() / "artifacts", "run1");
   const std::atomic<bool> interrupt{false};
   subject.measured.baseline->method = TimingMethod::host_clock;
-  PairProfile profile = profiler.profile(subject.pair, subject.measured, run, interrupt, nullptr);
+  PairProfile profile =
+      profiler.profile(subject.pair, subject.measured, run.path(), interrupt, nullptr);
   EXPECT_EQ(profile.status, ProfileStatus::skipped);
   EXPECT_EQ(profile.set, "deep");
   EXPECT_EQ(profile.reason.find("CPU pair"), 0u);
   subject.measured.optimized.reset();
   subject.measured.status = PairStatus::failed;
-  profile = profiler.profile(subject.pair, subject.measured, run, interrupt, nullptr);
+  profile = profiler.profile(subject.pair, subject.measured, run.path(), interrupt, nullptr);
   EXPECT_EQ(profile.reason, "not profiled: the pair was not timed (status failed)");
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "args.txt")) << "ncu ran";
 }

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/context_state.hpp"
-#include "verify/element_decoding.hpp"
+#include "core/element_decoding.hpp"
 #include "verify/output_comparison.hpp"
 
 namespace aisp {

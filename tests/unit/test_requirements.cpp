@@ -3,7 +3,7 @@
 // a missing feature, too little free memory), and the skip reason that says what is missing.
 #include <gtest/gtest.h>
 
-#include "run/device_snapshot.hpp"
+#include "system/device_snapshot.hpp"
 
 namespace aisp {
 namespace {

@@ -11,7 +11,7 @@
 #include "temp_files.hpp"
 #include <unistd.h>
 
-#include "report/results_json.hpp"
+#include "results/results_json.hpp"
 
 namespace aisp {
 namespace {

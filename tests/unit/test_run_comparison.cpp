@@ -7,7 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "report/run_comparison.hpp"
+#include "policy/run_comparison.hpp"
+#include "report/comparison_report.hpp"
 
 namespace aisp {
 namespace {

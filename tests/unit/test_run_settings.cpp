@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run/run_settings.hpp"
+#include "core/measurement_settings.hpp"
 
 namespace aisp {
 namespace {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/measurement_settings.hpp"
 #include "measure/statistics.hpp"
 #include "measure/stopping_criterion.hpp"
 
@@ -18,36 +19,25 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-StoppingSettings adaptive(int min_samples, double min_time_s) {
-  StoppingSettings settings;
+MeasurementSettings adaptive(int min_samples, double min_time_s) {
+  MeasurementSettings settings;
   settings.min_samples = min_samples;
   settings.min_time_s = min_time_s;
   return settings;
 }
 
-TEST(StoppingCriterion, DefaultsMatchMeasurementSettings) {
-  const StoppingSettings defaults;
-  const StoppingSettings from = stopping_settings_from(MeasurementSettings{});
-  EXPECT_EQ(from.fixed_samples, defaults.fixed_samples);
-  EXPECT_EQ(from.min_samples, defaults.min_samples);
-  EXPECT_EQ(from.min_time_s, defaults.min_time_s);
-  EXPECT_EQ(from.max_noise, defaults.max_noise);
-  EXPECT_EQ(from.max_time_s, defaults.max_time_s);
-}
-
-TEST(StoppingCriterion, CopiesEveryMeasurementSetting) {
-  MeasurementSettings measurement;
-  measurement.fixed_samples = 7;
-  measurement.min_samples = 11;
-  measurement.min_time_s = 1.5;
-  measurement.max_noise = 0.02;
-  measurement.max_time_s = 3.0;
-  const StoppingSettings from = stopping_settings_from(measurement);
-  EXPECT_EQ(from.fixed_samples, 7);
-  EXPECT_EQ(from.min_samples, 11);
-  EXPECT_EQ(from.min_time_s, 1.5);
-  EXPECT_EQ(from.max_noise, 0.02);
-  EXPECT_EQ(from.max_time_s, 3.0);
+// The criterion reads the run's settings themselves: no copy of their defaults to drift apart.
+TEST(StoppingCriterion, StopsByTheRunSettingsDefaults) {
+  const MeasurementSettings defaults;
+  StoppingCriterion criterion(defaults);
+  // Constant samples: noise 0, so the minimums alone decide. 1 s each meets min_time at once.
+  for (int i = 1; i < defaults.min_samples; ++i) {
+    criterion.add(1.0);
+    EXPECT_FALSE(criterion.should_stop(0.0)) << "after " << criterion.count();
+  }
+  criterion.add(1.0);
+  EXPECT_TRUE(criterion.should_stop(0.0));
+  EXPECT_TRUE(criterion.converged());
 }
 
 TEST(StoppingCriterion, ConstantSequenceStopsAtMinSamples) {
@@ -159,7 +149,7 @@ TEST(StoppingCriterion, NoisySteadySequenceStopsAsPlateaued) {
 }
 
 TEST(StoppingCriterion, FixedSamplesStopsAtExactlyThatCount) {
-  StoppingSettings settings;
+  MeasurementSettings settings;
   settings.fixed_samples = 5;
   StoppingCriterion criterion(settings);
   for (int i = 0; i < 4; ++i) {
@@ -176,7 +166,7 @@ TEST(StoppingCriterion, FixedSamplesStopsAtExactlyThatCount) {
 
 TEST(StoppingCriterion, NoiseAgreesWithSummarize) {
   const std::vector<double> samples = {1.5e-3, 1.52e-3, 1.49e-3, 1.61e-3, 1.5e-3, 1.47e-3};
-  StoppingCriterion criterion(StoppingSettings{});
+  StoppingCriterion criterion(MeasurementSettings{});
   for (const double sample : samples) {
     criterion.add(sample);
   }
@@ -185,24 +175,24 @@ TEST(StoppingCriterion, NoiseAgreesWithSummarize) {
 
 TEST(StoppingCriterion, RejectsInvalidSettingsAndSamples) {
   const auto with = [](auto change) {
-    StoppingSettings settings;
+    MeasurementSettings settings;
     change(settings);
     return settings;
   };
-  EXPECT_THROW(StoppingCriterion(with([](StoppingSettings& s) { s.fixed_samples = -1; })),
+  EXPECT_THROW(StoppingCriterion(with([](MeasurementSettings& s) { s.fixed_samples = -1; })),
                std::invalid_argument);
-  EXPECT_THROW(StoppingCriterion(with([](StoppingSettings& s) { s.min_samples = -1; })),
+  EXPECT_THROW(StoppingCriterion(with([](MeasurementSettings& s) { s.min_samples = -1; })),
                std::invalid_argument);
-  EXPECT_THROW(StoppingCriterion(with([](StoppingSettings& s) { s.min_time_s = -0.1; })),
+  EXPECT_THROW(StoppingCriterion(with([](MeasurementSettings& s) { s.min_time_s = -0.1; })),
                std::invalid_argument);
-  EXPECT_THROW(StoppingCriterion(with([](StoppingSettings& s) {
+  EXPECT_THROW(StoppingCriterion(with([](MeasurementSettings& s) {
                  s.max_noise = std::numeric_limits<double>::quiet_NaN();
                })),
                std::invalid_argument);
-  EXPECT_THROW(StoppingCriterion(with([](StoppingSettings& s) { s.max_time_s = 0; })),
+  EXPECT_THROW(StoppingCriterion(with([](MeasurementSettings& s) { s.max_time_s = 0; })),
                std::invalid_argument);
 
-  StoppingCriterion criterion(StoppingSettings{});
+  StoppingCriterion criterion(MeasurementSettings{});
   EXPECT_THROW(criterion.add(-1.0), std::invalid_argument);
   EXPECT_THROW(criterion.add(std::numeric_limits<double>::quiet_NaN()), std::invalid_argument);
   EXPECT_THROW(criterion.add(std::numeric_limits<double>::infinity()), std::invalid_argument);

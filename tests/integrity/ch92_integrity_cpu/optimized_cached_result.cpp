@@ -9,7 +9,7 @@ namespace aisp::integrity_cpu {
 struct CachedResult : test_pairs::CpuAffineProblem {
   std::vector<float> cache;
   void setup(Context& ctx) override {
-    CpuAffineProblem::setup(ctx);
+    test_pairs::CpuAffineProblem::setup(ctx);
     cache.resize(kCount);
     for (std::size_t i = 0; i < kCount; ++i) cache[i] = 2.0f * x.as<float>()[i] + 1.0f;
   }

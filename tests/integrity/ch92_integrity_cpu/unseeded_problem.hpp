@@ -9,7 +9,7 @@ namespace aisp::integrity_cpu {
 
 struct UnseededAffineProblem : test_pairs::CpuAffineProblem {
   void setup(Context& ctx) override {
-    CpuAffineProblem::setup(ctx);
+    test_pairs::CpuAffineProblem::setup(ctx);
     float* in = x.as<float>();
     for (std::size_t i = 0; i < kCount; ++i) in[i] = 0.25f + 1e-7f * static_cast<float>(i % 97);
   }

@@ -1,5 +1,5 @@
 // Honest baseline for the 'launch_failure' cheat.
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct Baseline_launch_failure : GpuAffineProblem {

@@ -1,5 +1,5 @@
 // Honest baseline for the 'persisting_l2' cheat.
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct Baseline_persisting_l2 : GpuAffineProblem {

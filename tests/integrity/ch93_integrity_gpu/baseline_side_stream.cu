@@ -1,5 +1,5 @@
 // Honest baseline for the 'side_stream' cheat.
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct Baseline_side_stream : GpuAffineProblem {

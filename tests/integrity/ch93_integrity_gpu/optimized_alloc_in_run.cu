@@ -2,7 +2,7 @@
 // state grows across calls. Caught by: no_allocation_in_run.
 #include <vector>
 
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct AllocInRun : GpuAffineProblem {

@@ -1,7 +1,7 @@
 // Cheat (or bug): asks for more dynamic shared memory than any block may have and never checks
 // the launch, so nothing runs and a timer would see a no-op. Caught by: the harness's own
 // cudaGetLastError after run() — the pair fails with the launch error.
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct LaunchFailure : GpuAffineProblem {

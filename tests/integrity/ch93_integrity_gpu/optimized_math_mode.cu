@@ -2,7 +2,7 @@
 // back (a later fp32 GEMM would silently run in lower precision). Caught by: policies_unchanged.
 #include <cublas_v2.h>
 
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct MathModeDrift : GpuAffineProblem {

@@ -1,6 +1,6 @@
 // Cheat: pins its input in L2 with a persisting access-policy window and leaves it set, so the
 // next sample finds the data warm. Caught by: no_persisting_l2_state (and reset every sample).
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct PersistingL2 : GpuAffineProblem {

@@ -1,7 +1,7 @@
 // Cheat: the kernel runs on a private non-blocking stream, invisible to the events on
 // ctx.stream(); the device-wide synchronize still waits for it. Caught by: work_inside_stream
 // (host time far above event time).
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct SideStream : GpuAffineProblem {

@@ -2,7 +2,7 @@
 // roofline floor. Both variants declare the same (wrong) workload, so workloads_equal passes.
 #pragma once
 
-#include "gpu_affine_problem.cuh"
+#include "integrity_gpu_problem.cuh"
 
 namespace aisp::integrity_gpu {
 struct OverstatedWorkloadProblem : GpuAffineProblem {

@@ -1,0 +1,282 @@
+#include "worker/pair_measurement.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "aisp/check.hpp"
+#include "core/cuda_handles.hpp"
+#include "measure/bootstrap.hpp"
+#include "measure/interleaved_sampling.hpp"
+#include "measure/l2_flusher.hpp"
+#include "measure/nvtx_ranges.hpp"
+#include "measure/roofline.hpp"
+#include "measure/statistics.hpp"
+#include "measure/variant_timer.hpp"
+#include "system/device_snapshot.hpp"
+#include "system/nvml_probe.hpp"
+#include "system/system_info.hpp"
+#include "verify/pair_verifier.hpp"
+
+namespace aisp {
+namespace {
+
+// The stricter of the two variants' requirements: the pair runs only where both can.
+Requirements combined(const Requirements& a, const Requirements& b) {
+  Requirements r;
+  r.cpu_only = a.cpu_only && b.cpu_only;
+  r.min_compute_capability = std::max(a.min_compute_capability, b.min_compute_capability);
+  r.features = a.features;
+  for (Feature f : b.features)
+    if (std::find(r.features.begin(), r.features.end(), f) == r.features.end())
+      r.features.push_back(f);
+  r.min_gpus = r.cpu_only ? 0 : std::max({a.min_gpus, b.min_gpus, 1});
+  r.min_free_device_bytes = std::max(a.min_free_device_bytes, b.min_free_device_bytes);
+  return r;
+}
+
+std::string pci_bus_id(int device) {
+  char id[32] = {};
+  if (cudaDeviceGetPCIBusId(id, sizeof(id), device) != cudaSuccess) {
+    cudaGetLastError();
+    return {};
+  }
+  return id;
+}
+
+VariantMeasurement summarize_variant(const std::string& stem, const VariantTimer& timer,
+                                     SampledVariant& samples, double wall_s) {
+  VariantMeasurement m;
+  m.variant = stem;
+  m.method = timer.method();
+  m.runs_per_sample = timer.runs_per_sample();
+  m.rotating_sets = timer.method() == TimingMethod::graph_replay ? timer.rotating_sets() : 1;
+  m.host_stats = summarize(samples.host_ms);
+  m.stats = timer.method() == TimingMethod::host_clock ? m.host_stats : summarize(samples.event_ms);
+  m.event_ms = std::move(samples.event_ms);
+  m.host_ms = std::move(samples.host_ms);
+  m.converged = samples.criterion.converged();
+  m.stop_reason = samples.criterion.reason(wall_s);
+  m.marks = samples.marks.summarize();
+  if (!timer.method_note().empty()) m.stop_reason += "; " + timer.method_note();
+  return m;
+}
+
+// The hardware key of the visible GPUs ("h200", "2x_h200"), as system_info names it.
+std::string visible_hardware_key(bool gpu) {
+  SystemInfo info;
+  int count = 0;
+  if (gpu && cudaGetDeviceCount(&count) == cudaSuccess) {
+    for (int d = 0; d < count; ++d) {
+      cudaDeviceProp props{};
+      if (cudaGetDeviceProperties(&props, d) != cudaSuccess) continue;
+      GpuInfo g;
+      g.index = d;
+      g.name = props.name;
+      info.gpus.push_back(g);
+    }
+  }
+  cudaGetLastError();
+  return hardware_key(info);
+}
+
+// Host time a sample costs beyond its events when run() does nothing: flush, synchronize, two
+// event records. Subtracted before comparing host and event time.
+double calibrate_launch_overhead_ms(L2Flusher& flusher, cudaStream_t stream) {
+  const CudaEvent start, stop;
+  std::vector<double> overhead;
+  for (int i = 0; i < 21; ++i) {
+    flusher.flush();
+    AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto t0 = std::chrono::steady_clock::now();
+    AISP_CUDA_CHECK(cudaEventRecord(start.get(), stream));
+    AISP_CUDA_CHECK(cudaEventRecord(stop.get(), stream));
+    AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto t1 = std::chrono::steady_clock::now();
+    float event_ms = 0;
+    AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start.get(), stop.get()));
+    overhead.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count() - event_ms);
+  }
+  return median(overhead);
+}
+
+// Work the events on ctx.stream did not see (a side stream, the legacy default stream, a host
+// thread launching later) still delays the device-wide synchronize: host time then exceeds
+// event time by more than the calibrated overhead. And no variant runs faster than its roofline
+// floor: beyond it, the measurement or the work is wrong.
+void check_timing_integrity(PairResult& result, double launch_overhead_ms) {
+  constexpr double kRooflineSlack = 1.10;  // ceilings are medians of measurements themselves
+  for (const auto* m : {&*result.baseline, &*result.optimized}) {
+    if (m->method != TimingMethod::host_clock) {
+      const double unexplained =
+          m->host_stats.median - m->stats.median - launch_overhead_ms / m->runs_per_sample;
+      const double allowed = 0.10 * m->stats.median + 0.05 / m->runs_per_sample;
+      result.verification.checks.push_back(
+          {"work_inside_stream", unexplained <= allowed,
+           fmt::format("{}: host median {:.4f} ms vs event median {:.4f} ms per run; {:.4f} ms "
+                       "unexplained after {:.4f} ms of calibrated overhead (allowed {:.4f} ms){}",
+                       m->variant, m->host_stats.median, m->stats.median, unexplained,
+                       launch_overhead_ms / m->runs_per_sample, allowed,
+                       unexplained <= allowed ? ""
+                                              : ": work ran outside ctx.stream or after run() "
+                                                "returned")});
+    }
+  }
+  for (const auto& [roofline, who] :
+       {std::pair{&result.roofline, "optimized"}, std::pair{&result.baseline_roofline, "baseline"}}) {
+    if (!roofline->has_value()) continue;
+    const Roofline& r = **roofline;
+    result.verification.checks.push_back(
+        {"within_roofline", r.fraction <= kRooflineSlack,
+         fmt::format("{}: {:.1f}% of the {} floor ({:.4f} ms){}", who, 100 * r.fraction, r.ceiling,
+                     r.floor_ms,
+                     r.fraction <= kRooflineSlack
+                         ? ""
+                         : ": faster than the hardware allows; the workload is overstated, the "
+                           "work is incomplete or the timing missed it")});
+  }
+}
+
+// Whether verification got as far as comparing the outputs (both variants declared the same
+// harness-owned outputs): only then may a pair with a failed check still be timed.
+bool outputs_were_compared(const Verification& verification) {
+  return std::any_of(verification.checks.begin(), verification.checks.end(),
+                     [](const CheckOutcome& c) { return c.check == "within_tolerance"; });
+}
+
+// What a failed check does to the pair, by phase (docs/integrity.md): gate fails it and drops
+// its speedup; quarantine marks it quarantined (reports show no speedup, the orchestrator
+// records it in quarantine.json); detect leaves it passed, the failed checks listed in its
+// verification for the reports to warn about.
+void enforce_failed_checks(PairResult& result, VerifyPhase phase, std::string_view what) {
+  const std::string failure = std::string(what) + first_failure(result.verification);
+  switch (phase) {
+  case VerifyPhase::gate:
+    result.status = PairStatus::failed;
+    result.reason = failure;
+    result.speedup.reset();
+    return;
+  case VerifyPhase::quarantine:
+    result.status = PairStatus::quarantined;
+    result.reason = "quarantined (--verify-phase quarantine): " + failure;
+    return;
+  case VerifyPhase::detect:
+    result.status = PairStatus::passed;
+    result.reason.clear();
+    return;
+  }
+}
+
+}  // namespace
+
+void measure_pair(const PairInfo& pair, const WorkerRequest& request, const WorkerChannel& channel,
+                  PairResult& result) {
+  const MeasurementSettings& settings = request.settings;
+  const auto baseline_probe = pair.baseline->factory();
+  const auto optimized_probe = pair.optimized->factory();
+  const Workload workload = baseline_probe->workload();
+  result.signature = baseline_probe->signature().entries();
+  result.bytes = workload.bytes;
+  result.flops = workload.flops;
+  result.launches = workload.launches;
+  for (const auto& c : workload.counters) result.counters_per_run.emplace_back(c.name, c.per_run);
+
+  const Requirements requirements =
+      combined(baseline_probe->requirements(), optimized_probe->requirements());
+  const bool gpu = !requirements.cpu_only;
+  if (gpu) {
+    const DeviceSnapshot snapshot = probe_device(0);
+    if (auto reason = unmet_requirement(requirements, snapshot)) {
+      result.status = PairStatus::skipped;
+      result.reason = *reason;
+      return;
+    }
+  }
+
+  std::optional<CudaStream> stream;  // GPU pairs only: a CPU pair makes no CUDA call at all
+  if (gpu) stream.emplace();
+  ContextOptions options;
+  options.device = gpu ? 0 : -1;
+  options.stream = gpu ? stream->get() : nullptr;
+
+  channel.phase("verify");
+  options.seed = verification_seed(settings.seed);
+  Signature signature;
+  result.verification =
+      verify_pair(pair.baseline->factory, pair.optimized->factory, options, &signature);
+  result.signature = signature.entries();
+  const bool verified = result.verification.passed;
+  if (!verified) {
+    enforce_failed_checks(result, settings.verify_phase, "verification failed: ");
+    if (result.status == PairStatus::failed) {
+      return;
+    }
+    if (!outputs_were_compared(result.verification)) {
+      // Nothing to time against: even detect cannot measure a pair whose outputs do not match up.
+      if (settings.verify_phase == VerifyPhase::detect) {
+        result.status = PairStatus::failed;
+        result.reason = "verification failed: " + first_failure(result.verification);
+      }
+      result.reason += "; not timed: its outputs could not be compared";
+      return;
+    }
+  }
+  if (request.verify_only) {
+    if (verified) result.status = PairStatus::passed;
+    return;
+  }
+
+  const NvmlProbe nvml;
+  const std::string bus = gpu ? pci_bus_id(0) : std::string{};
+  if (gpu) result.gpu_before = nvml.read_state(bus);
+
+  channel.phase("warmup");
+  options.seed = settings.seed;
+  std::unique_ptr<L2Flusher> flusher;
+  if (gpu) flusher = std::make_unique<L2Flusher>(0, options.stream);
+  const double launch_overhead_ms =
+      gpu ? calibrate_launch_overhead_ms(*flusher, options.stream) : 0;
+  VariantTimer baseline(pair.baseline->factory, options, flusher.get(),
+                        nvtx_label(pair.target, pair.baseline->stem));
+  VariantTimer optimized(pair.optimized->factory, options, flusher.get(),
+                         nvtx_label(pair.target, pair.optimized->stem));
+  baseline.prepare(settings);
+  optimized.prepare(settings);
+
+  channel.phase("timing");
+  InterleavedSamples samples =
+      sample_interleaved(baseline, optimized, settings, steady_wall_clock());
+  if (gpu) result.gpu_after = nvml.read_state(bus);
+
+  result.baseline =
+      summarize_variant(pair.baseline->stem, baseline, samples.baseline, samples.wall_s);
+  result.optimized =
+      summarize_variant(pair.optimized->stem, optimized, samples.optimized, samples.wall_s);
+  const bool host = baseline.method() == TimingMethod::host_clock;
+  result.speedup = bootstrap_speedup(host ? result.baseline->host_ms : result.baseline->event_ms,
+                                     host ? result.optimized->host_ms : result.optimized->event_ms,
+                                     settings.confidence, settings.bootstrap_resamples,
+                                     settings.seed);
+  const std::string key = visible_hardware_key(gpu);
+  result.roofline =
+      compute_roofline(workload, result.optimized->stats.median, key, request.peaks_dir, nullptr);
+  result.baseline_roofline =
+      compute_roofline(workload, result.baseline->stats.median, key, request.peaks_dir, nullptr);
+  check_timing_integrity(result, launch_overhead_ms);
+  result.verification.passed =
+      std::all_of(result.verification.checks.begin(), result.verification.checks.end(),
+                  [](const CheckOutcome& c) { return c.passed; });
+  if (!result.verification.passed) {
+    enforce_failed_checks(result, settings.verify_phase,
+                          verified ? "integrity check failed during timing: "
+                                   : "verification failed: ");
+    return;
+  }
+  result.status = PairStatus::passed;
+}
+
+}  // namespace aisp

@@ -1,0 +1,22 @@
+// The worker's end of the protocol (worker/worker_protocol.hpp): writes each line whole to the
+// descriptor the orchestrator passed down (--out-fd).
+#pragma once
+
+#include <string>
+
+#include "aisp/result.hpp"
+
+namespace aisp {
+
+class WorkerChannel {
+ public:
+  explicit WorkerChannel(int fd) : fd_(fd) {}
+  void phase(const std::string& name) const;
+  void result(const PairResult& result) const;
+
+ private:
+  void write_line(const std::string& line) const;
+  int fd_;
+};
+
+}  // namespace aisp

@@ -1,0 +1,31 @@
+// The worker → orchestrator protocol: one JSON object per line on a pipe.
+//   {"type":"phase","phase":"verify"}   progress, so a hang or crash names the phase it hit
+//   {"type":"result","result":{...}}    the PairResult (docs/results-schema.md), last line
+// The worker writes lines with WorkerChannel (worker/worker_channel.hpp); the orchestrator reads
+// them with read_worker_line (worker/worker_process.cpp).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "aisp/result.hpp"
+
+namespace aisp {
+
+// One line each, without the newline. Invalid UTF-8 in a string (a reason quoting a crash log) is
+// replaced, never thrown on.
+std::string worker_phase_line(const std::string& phase);
+std::string worker_result_line(const PairResult& result);
+
+struct WorkerMessage {
+  enum class Kind { phase, result, other };
+  Kind kind = Kind::other;  // other: not a protocol line (not JSON, or no known "type")
+  std::string phase;        // kind == phase ("?" when the line names none)
+  PairResult result;        // kind == result
+};
+
+// Reads one line (without its newline). Throws ResultsFormatError when a result line's result is
+// not a PairResult this build reads.
+WorkerMessage read_worker_line(std::string_view line);
+
+}  // namespace aisp

@@ -1,0 +1,46 @@
+// What the orchestrator asks one worker process for, and the command line that carries it: the
+// hidden `<binary> __worker ...` subcommand. worker_argv() is the one place that command line is
+// written; the CLI declares the subcommand's flags with the names below.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/measurement_settings.hpp"
+#include "results/artifacts_layout.hpp"
+
+namespace aisp {
+
+struct WorkerRequest {
+  std::string target;  // "ch07:transpose_padded"
+  MeasurementSettings settings;
+  bool verify_only = false;  // `bench verify`: the checks, no timing
+  // Where the roofline reads this machine's measured ceilings: the run's <artifacts dir>/peaks.
+  std::filesystem::path peaks_dir = artifacts::default_peaks_dir();
+  // "baseline" or "optimized": the Nsight Compute pass of that variant alone
+  // (profile/profile_worker.hpp); empty: measure the pair.
+  std::string profile_variant;
+};
+
+inline constexpr std::string_view kWorkerCommand = "__worker";
+// The descriptor the worker writes its protocol lines to (worker/worker_protocol.hpp).
+inline constexpr int kWorkerProtocolFd = 3;
+
+namespace worker_flags {
+inline constexpr const char* kTarget = "--target";
+inline constexpr const char* kSettingsJson = "--settings-json";
+inline constexpr const char* kOutFd = "--out-fd";
+inline constexpr const char* kVerifyOnly = "--verify-only";
+inline constexpr const char* kPeaksDir = "--peaks-dir";
+inline constexpr const char* kProfileVariant = "--profile-variant";
+}  // namespace worker_flags
+
+// `executable __worker --target T --settings-json {...} --out-fd 3`, then --verify-only,
+// --peaks-dir DIR and --profile-variant ROLE when the request has them. A peaks directory equal to
+// the default is not passed (the worker's default is the same), so the profiling pass's command
+// line stays as short as it can be.
+std::vector<std::string> worker_argv(const std::string& executable, const WorkerRequest& request);
+
+}  // namespace aisp
