@@ -54,8 +54,10 @@ if want bench; then
   build-gpu/aisp system info >"$work/system-info.txt" 2>&1
   for chapter in ${AISP_VISIT_CHAPTERS:-ch07 ch01}; do
     start=$(date +%s%N)
+    # AISP_VISIT_RUN_FLAGS: extra flags for every chapter run (e.g. "--max-time 6" when a visit
+    # must fit many chapters into its device time).
     build-gpu/aisp bench run -t "$chapter" --artifacts-dir "$work/art" --update-expectations \
-      --timeout 120 >"$work/run-$chapter.log" 2>&1
+      --timeout 120 ${AISP_VISIT_RUN_FLAGS:-} >"$work/run-$chapter.log" 2>&1
     code=$?
     echo "run -t $chapter: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
   done
