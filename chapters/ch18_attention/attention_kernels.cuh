@@ -83,5 +83,9 @@ void launch_decode_per_head(const DecodeShape& shape, const DecodeTensors& t, cu
 // head's query heads, then a combine kernel. page_size 0: contiguous cache; else the paged pool.
 void launch_decode_split_k(const DecodeShape& shape, const DecodeTensors& t, int page_size,
                            cudaStream_t stream);
+// The combine step alone: o from the partial outputs and log-sum-exps of kDecodeChunk-token
+// chunks (t.partial_o, t.partial_lse, t.cache_lengths -> t.o), for other chunk kernels that write
+// the same partials (chapter 19's FP8-cache decode).
+void launch_decode_combine(const DecodeShape& shape, const DecodeTensors& t, cudaStream_t stream);
 
 }  // namespace aisp::ch18
