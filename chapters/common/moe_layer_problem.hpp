@@ -11,7 +11,7 @@
 //
 //   y[t] = Σ_j weight_{t,j} · W2_{e_j} · (silu(W1_{e_j} x_t) ∘ W3_{e_j} x_t),  over t's top-k
 //
-// The weights' ranges keep g, u and y of order 1 (|y| RMS 0.024 for 8 experts top-2, 0.017 for
+// The weights' ranges keep g, u and y of order 1 (|y| RMS 0.024 for 8 experts top-2, 0.016 for
 // 64 top-8; host simulation), as in a trained layer. What a variant may round, and where, is part
 // of the layer's definition: g and u are accumulated in fp32, h = silu(g)·u is stored in bf16 (it
 // crosses from one GEMM to the next), each expert's output is accumulated in fp32, the weighted
@@ -89,9 +89,10 @@ class MoeLayerProblem : public aisp::Benchmark {
   // Why looser than bf16's default (rtol 8e-3, atol 1e-3). The variants round at different
   // points (see above): the per-token loop rounds only h and y; the library rungs also round g
   // and u before the SwiGLU and each expert's output before the weighted sum. A host simulation
-  // of the layer (8 and 6 tokens, every output; 8 experts top-2 and 64 top-8, this data) put the
-  // difference between those schedules at RMS 1.1e-4 and 7e-5 (|y| RMS 0.024 and 0.017), largest
-  // 3.4e-4 beyond 1% of the element: over 3.4e7 elements the tail reaches ~6 RMS ≈ 6.5e-4. Then
+  // of the layer (chapters/ch17_moe/moe_rounding_simulation.cc: 8 and 6 tokens, every output; 8
+  // experts top-2 and 64 top-8, this data) put the difference between those schedules at RMS
+  // 1.05e-4 and 7.2e-5 (|y| RMS 0.024 and 0.016), largest 3.4e-4 beyond 1% of the element: over
+  // 3.4e7 elements the tail reaches ~6 RMS ≈ 6.5e-4. Then
   // both outputs are rounded to bf16, which turns a difference across a rounding boundary into one
   // bf16 ulp (up to 0.78% of the element). So rtol 1e-2 and atol 1.5e-3 (14 RMS). A real error is
   // far larger: one expert of a token dropped or doubled moves its outputs by ~0.5·|y| (RMS
