@@ -621,6 +621,49 @@ void time_shape(const MoeShape& s, const cudaDeviceProp& device, bool with_loops
                 rung.name, ms, s.routed_flops() / (ms * 1e-3) * 1e-12, vs_grouped.max_abs,
                 vs_grouped.beyond, std::sqrt(err / norm));
   }
+  // Where the grouped rungs' time goes: each step alone (state left by a full run), median of 10.
+  {
+    const double a = static_cast<double>(s.assignments());
+    const double gate_up_flops = 2.0 * a * 2.0 * s.intermediate * s.hidden;
+    const double down_flops = 2.0 * a * s.hidden * s.intermediate;
+    const auto step = [&](const char* name, const std::function<void()>& launch, double flops) {
+      const float ms = median_ms(launch, layer.stream, 10);
+      if (flops > 0)
+        std::printf("    %-22s %9.3f ms %8.1f TFLOP/s\n", name, ms, flops / (ms * 1e-3) * 1e-12);
+      else
+        std::printf("    %-22s %9.3f ms\n", name, ms);
+    };
+    layer.fp8();
+    CHECK(cudaStreamSynchronize(layer.stream));
+    step(
+        "route (fused)", [&] { layer.route(); }, 0);
+    step(
+        "sort + offsets + perm", [&] { layer.sort(); }, 0);
+    step(
+        "gate_up bf16 (fused)",
+        [&] { CHECK(ch17::launch_moe_gate_up_bf16(layer.gate_up_bf16, layer.stream)); },
+        gate_up_flops);
+    step(
+        "down bf16", [&] { CHECK(ch17::launch_moe_down_bf16(layer.down_bf16, layer.stream)); },
+        down_flops);
+    step(
+        "x cast e4m3",
+        [&] {
+          CHECK(common::launch_cast_bf16_to_e4m3(layer.x, n_of(s.tokens, s.hidden), layer.x_quant,
+                                                 layer.x_q, layer.stream));
+        },
+        0);
+    step(
+        "gate_up fp8 (fused)",
+        [&] { CHECK(ch17::launch_moe_gate_up_fp8(layer.gate_up_fp8, layer.stream)); },
+        gate_up_flops);
+    step(
+        "down fp8", [&] { CHECK(ch17::launch_moe_down_fp8(layer.down_fp8, layer.stream)); },
+        down_flops);
+    step(
+        "combine", [&] { layer.combine(); }, 0);
+    CHECK(cudaGetLastError());
+  }
   // The FP8 layer as one CUDA graph.
   cudaGraph_t graph;
   cudaGraphExec_t exec;
@@ -642,6 +685,7 @@ void time_shape(const MoeShape& s, const cudaDeviceProp& device, bool with_loops
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IONBF, 0);  // under `timeout`, a hang still shows how far it got
   const std::string mode = argc > 1 ? argv[1] : "check";
   cudaDeviceProp device{};
   CHECK(cudaGetDeviceProperties(&device, 0));
