@@ -48,6 +48,17 @@ struct FlashTmaMaps {
 FlashTmaMaps make_flash_tma_maps(const ForwardShape& shape, const ForwardTensors& tensors);
 void launch_flash_fa2_tma(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
                           MaskedTiles masked, cudaStream_t stream);
+// The same kernel with the Q·Kᵀ k-loop rolled (flash_tile_mma_sync.cuh, warp_scores): ptxas no
+// longer hoists later k-steps' fragments, and the D 128 kernel fits 255 registers without the
+// 136 bytes of spills of the unrolled one. Unmasked, head_dim 128 only.
+void launch_flash_fa2_tma_rolled(const ForwardShape& shape, const FlashTmaMaps& maps,
+                                 __nv_bfloat16* o, cudaStream_t stream);
+#ifdef AISP_ATTENTION_PROBE_SWEEP
+// Probe only: compute_keys 64 or 32 per pass, step_unroll 8, 4 (32 only), 2 or 1.
+bool launch_flash_fa2_tma_config(const ForwardShape& shape, const FlashTmaMaps& maps,
+                                 __nv_bfloat16* o, int compute_keys, int step_unroll,
+                                 cudaStream_t stream);
+#endif
 
 // flash_attention_fa3.cu: wgmma + TMA, a producer warp and two consumer warpgroups (sm_90a).
 // Needs the maps of make_flash_wgmma_maps (boxes sized for its tiles).

@@ -3,7 +3,8 @@
 // the per-head kernel (decode), and all against float64 rows computed on the host; times are CUDA
 // event medians of 10 runs after 2 warm-ups. It links the chapter's kernel files themselves, so
 // what it checks is what the pairs run. Groups run one at a time (a hang costs one group):
-//   nvcc -O3 -std=c++20 -gencode arch=compute_90a,code=sm_90a -I include -Ichapters \
+//   nvcc -O3 -std=c++20 -gencode arch=compute_90a,code=sm_90a -DAISP_ATTENTION_PROBE_SWEEP \
+//     -I include -Ichapters \
 //     scripts/probes/attention_probe.cu chapters/ch18_attention/{row_softmax,flash_attention_fa2,\
 //     flash_attention_fa2_tma,flash_attention_fa3,decode_attention}.cu \
 //     chapters/ch19_low_precision/decode_attention_fp8_kv_kernel.cu \
@@ -19,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -257,6 +259,22 @@ void run_forward(const ForwardShape& s, bool with_fa3_only, bool masks) {
     check_variant("fa2 cp.async", [&] { launch_flash_fa2(s, t, MaskedTiles::skip, nullptr); });
     const FlashTmaMaps maps = make_flash_tma_maps(s, t);
     check_variant("fa2 tma", [&] { launch_flash_fa2_tma(s, maps, o, MaskedTiles::skip, nullptr); });
+    if (s.head_dim == 128) {
+      check_variant("fa2 tma, rolled Q.K^T loop (rung 2b)",
+                    [&] { launch_flash_fa2_tma_rolled(s, maps, o, nullptr); });
+      // The register-budget sweep behind rung 2b (keys per softmax pass, Q.K^T k-loop unroll;
+      // ptxas -v on sm_90a: spill stores 136 B at 64/8, 48 at 64/2, 256 at 32/8, else 0).
+      for (const auto [keys, unroll] :
+           {std::pair{64, 8}, std::pair{64, 2}, std::pair{64, 1}, std::pair{32, 8},
+            std::pair{32, 4}, std::pair{32, 2}, std::pair{32, 1}}) {
+        const std::string name = "  sweep: fa2 tma, " + std::to_string(keys) +
+                                 "-key passes, unroll " + std::to_string(unroll);
+        check_variant(name.c_str(), [&, keys = keys, unroll = unroll] {
+          if (!launch_flash_fa2_tma_config(s, maps, o, keys, unroll, nullptr))
+            throw std::runtime_error("fa2 tma sweep: configuration not built");
+        });
+      }
+    }
   }
   if (with_fa3_only) {
     std::printf("fa3 built for sm_90a: %d\n", int(flash_fa3_built_for_sm90a()));
