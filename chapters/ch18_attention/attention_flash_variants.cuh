@@ -53,10 +53,13 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
 };
 
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
+// `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
+enum class Fa3Schedule { overlap, pingpong };
 class FlashFa3Attention : public ForwardAttentionProblem {
  public:
-  FlashFa3Attention(ForwardShape shape, MaskedTiles masked)
-      : ForwardAttentionProblem(shape), masked_(masked) {}
+  FlashFa3Attention(ForwardShape shape, MaskedTiles masked,
+                    Fa3Schedule schedule = Fa3Schedule::overlap)
+      : ForwardAttentionProblem(shape), masked_(masked), schedule_(schedule) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -71,12 +74,16 @@ class FlashFa3Attention : public ForwardAttentionProblem {
     maps_ = make_flash_wgmma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    launch_flash_fa3(shape(), maps_, static_cast<__nv_bfloat16*>(o()), masked_, ctx.stream());
+    if (schedule_ == Fa3Schedule::pingpong)
+      launch_flash_fa3_pingpong(shape(), maps_, static_cast<__nv_bfloat16*>(o()), ctx.stream());
+    else
+      launch_flash_fa3(shape(), maps_, static_cast<__nv_bfloat16*>(o()), masked_, ctx.stream());
     AISP_CHECK_LAUNCH();
   }
 
  private:
   MaskedTiles masked_;
+  Fa3Schedule schedule_;
   FlashWgmmaMaps maps_{};
 };
 

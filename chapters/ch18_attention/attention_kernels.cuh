@@ -68,6 +68,11 @@ struct FlashWgmmaMaps {
 FlashWgmmaMaps make_flash_wgmma_maps(const ForwardShape& shape, const ForwardTensors& tensors);
 void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
                       MaskedTiles masked, cudaStream_t stream);
+// The same kernel with the two consumer warpgroups' GEMM issues alternating through named
+// barriers (ping-pong: one warpgroup's softmax under the other's MMAs). Unmasked, head_dim 64
+// (and 128 in probe builds, -DAISP_ATTENTION_PROBE_SWEEP).
+void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                               __nv_bfloat16* o, cudaStream_t stream);
 // True when this build carries the sm_90a code of the wgmma kernel (false: the kernel traps).
 bool flash_fa3_built_for_sm90a();
 

@@ -275,6 +275,13 @@ void run_forward(const ForwardShape& s, bool with_fa3_only, bool masks) {
         });
       }
     }
+    // The wgmma rungs in the same process as cuDNN, for the × cuDNN ratios.
+    std::printf("fa3 built for sm_90a: %d\n", int(flash_fa3_built_for_sm90a()));
+    const FlashWgmmaMaps wgmma_maps = make_flash_wgmma_maps(s, t);
+    check_variant("fa3 wgmma",
+                  [&] { launch_flash_fa3(s, wgmma_maps, o, MaskedTiles::skip, nullptr); });
+    check_variant("fa3 wgmma, ping-pong consumers",
+                  [&] { launch_flash_fa3_pingpong(s, wgmma_maps, o, nullptr); });
   }
   if (with_fa3_only) {
     std::printf("fa3 built for sm_90a: %d\n", int(flash_fa3_built_for_sm90a()));
@@ -292,6 +299,9 @@ void run_forward(const ForwardShape& s, bool with_fa3_only, bool masks) {
       baseline = check_variant("fa2 cp.async (reference for fa3)",
                                [&] { launch_flash_fa2(s, t, MaskedTiles::skip, nullptr); });
       check_variant("fa3 wgmma", [&] { launch_flash_fa3(s, maps, o, MaskedTiles::skip, nullptr); });
+      // The ping-pong rung (D 64 in the suite; D 128 only in this probe build).
+      check_variant("fa3 wgmma, ping-pong consumers",
+                    [&] { launch_flash_fa3_pingpong(s, maps, o, nullptr); });
     }
   }
   CHECK(cudaFree(q));
