@@ -157,8 +157,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int i = consumer, tile = first + consumer * stride; tile < tiles;
          i += kConsumers, tile += kConsumers * stride) {
       const TileCoordinate t = grouped_tile(tile, tiles_m, tiles_n, kGroupRows);
-      if (i > 0)
-        wait_turn(consumer);  // the block's tile i - 1 is issued: every earlier k-step was waited on
+      if (i > 0)  // the block's tile i - 1 is issued: every earlier k-step has been waited on
+        wait_turn(consumer);
       int step = i * k_steps;  // where the producer put this tile's first k-step in the ring
       for (int kstep = 0; kstep < k_steps; ++kstep, ++step) {
         const int s = step % kStages;
