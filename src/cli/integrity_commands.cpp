@@ -151,7 +151,7 @@ int IntegrityCommands::audit() {
   const std::vector<PairInfo> catalog = build_pair_catalog(registered_variants(), &problems);
   std::vector<PairAudit> audits;
   for (const PairInfo& pair : select_pairs(catalog, audit_targets_)) {
-    audits.push_back(audit_pair(pair));
+    audits.push_back(audit_pair(pair, catalog));
   }
   if (audit_targets_.empty()) {
     // Every pair was asked for, so a variant that did not pair up is a gap in the suite.

@@ -60,6 +60,19 @@ InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& opti
                                       const MeasurementSettings& settings,
                                       const WallClock& seconds_since_start);
 
+// The same loop over any number of sources (a pair's baseline and optimized variant, and its
+// library reference as a third): even rounds take one sample of each source in the given order,
+// odd rounds in the reverse order, so each neighbour goes first as often as second; a source whose
+// criterion has said stop is skipped. `samples` (one per source, in order) and `wall_s` are what
+// sample_interleaved returns for two.
+struct InterleavedSeries {
+  std::vector<SampledVariant> samples;
+  double wall_s = 0;
+};
+InterleavedSeries sample_interleaved(const std::vector<SampleSource*>& sources,
+                                     const MeasurementSettings& settings,
+                                     const WallClock& seconds_since_start);
+
 // A WallClock on the steady clock, starting now.
 WallClock steady_wall_clock();
 

@@ -21,6 +21,7 @@
 #include "policy/quarantine.hpp"
 #include "profile/pair_profiler.hpp"
 #include "report/marks_format.hpp"
+#include "report/precision_format.hpp"
 #include "report/profile_format.hpp"
 #include "report/text_summary.hpp"
 #include "results/artifacts_layout.hpp"
@@ -335,6 +336,9 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
     progress.finish(result);
     if (const std::string marks = marks_format::format_marks_line(result); !marks.empty())
       fmt::print(out, "      {} {}\n", result.target, marks);
+    if (const std::string precision = precision_format::format_precision_line(result);
+        !precision.empty())
+      fmt::print(out, "      {} {}\n", result.target, precision);
     if (result.profile)
       fmt::print(out, "      {} {}\n", result.target,
                  profile_format::format_profile_line(*result.profile));

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "aisp/benchmark.hpp"
 #include "aisp/check.hpp"
 #include "core/pair_catalog.hpp"
 #include "worker/pair_measurement.hpp"
@@ -25,6 +26,11 @@ int run_worker(const WorkerRequest& request, int out_fd) {
     result.reason = e.code() == cudaErrorMemoryAllocation
                         ? fmt::format("out of device memory: {}", e.what())
                         : fmt::format("CUDA error: {}", e.what());
+  } catch (const Unavailable& e) {
+    // A variant found in setup() that it cannot run here (docs/contract.md): a skip, not a
+    // failure, whether verification or timing set it up.
+    result.status = PairStatus::skipped;
+    result.reason = e.what();
   } catch (const std::bad_alloc&) {
     result.status = PairStatus::failed;
     result.reason = "out of host memory (std::bad_alloc)";
@@ -37,6 +43,8 @@ int run_worker(const WorkerRequest& request, int out_fd) {
   if (result.status == PairStatus::failed) {
     // A failed pair reports no speedup, whatever was measured before the failure.
     result.speedup.reset();
+    if (result.library)
+      result.library->fraction.reset();
   }
   channel.result(result);
   return 0;
