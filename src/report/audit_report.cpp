@@ -13,13 +13,15 @@ namespace aisp {
 namespace {
 
 // Column titles of the text table, by check.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kColumns{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kColumns{{
     {"variants_present", "variants"},
     {"constructible", "construct"},
     {"requirements_consistent", "requirements"},
     {"workload_declared", "workload"},
     {"signature_declared", "signature"},
     {"tolerance_justified", "tolerance"},
+    {"input_domain_justified", "domain"},
+    {"timing_declared", "timing"},
     {"outputs_declared", "outputs"},
     {"file_names", "names"},
     {"chapter_readme", "readme"},

@@ -34,7 +34,8 @@ struct PairAudit {
 
 // The checks of one pair, in this order: variants_present, constructible,
 // requirements_consistent, workload_declared, signature_declared, tolerance_justified,
-// outputs_declared (always deferred), file_names, chapter_readme. Constructing a variant that
+// input_domain_justified, timing_declared, outputs_declared (always deferred), file_names,
+// chapter_readme. Constructing a variant that
 // throws fails `constructible`; the checks that need an instance are then failed as not checked.
 PairAudit audit_pair(const PairInfo& pair);
 
