@@ -126,6 +126,20 @@ struct LowerPrecision {
   std::string justification;    // why the format gives that bound
 };
 
+// The inputs a pair's problem is defined on, when narrower than verification tries. Besides the
+// values setup asks for (ctx.fill_uniform's [lo, hi)), verification runs every pair on that
+// range moved away from zero (`offset`: [lo + 4(hi-lo), hi + 4(hi-lo)), so [-1, 1) becomes
+// [7, 9)) and on magnitudes spread over many binades (`wide_range`: each value scaled by 2^u,
+// u uniform in [-12, 12], [-4, 4] for f16), where the filled tensor's dtype can hold them; an
+// algorithm that is only accurate near zero (a one-pass variance, softmax without its max) fails
+// there. A pair whose problem is not defined on them (probabilities, the domain of a logarithm)
+// turns them off and says why; `aisp bench audit` shows it (docs/integrity.md).
+struct InputDomain {
+  bool offset = true;
+  bool wide_range = true;
+  std::string justification;  // required when either is off
+};
+
 class Benchmark {
  public:
   virtual ~Benchmark() = default;
@@ -158,6 +172,14 @@ class Benchmark {
   virtual std::string library_reference() const { return {}; }
   // Non-empty when this variant changes the number format on purpose (see LowerPrecision).
   virtual std::optional<LowerPrecision> lower_precision() const { return std::nullopt; }
+  // Restricts the input distributions verification tries (see InputDomain); nullopt: all of
+  // them. Give it in the problem class, so both variants agree.
+  virtual std::optional<InputDomain> input_domain() const { return std::nullopt; }
+  // Why this variant may be timed by another method than its partner (per call vs graph
+  // replay): a launch-overhead lesson whose subject is the per-call cost graph replay removes.
+  // Empty (the default): both variants of the pair are timed by the same method, and a pair
+  // timed differently without a reason fails `timing_methods_equal` (docs/integrity.md).
+  virtual std::string timing_asymmetry_justification() const { return {}; }
 };
 
 using BenchmarkFactory = std::function<std::unique_ptr<Benchmark>()>;

@@ -60,12 +60,14 @@ int print_theoretical_peaks(const std::string& gpu, bool json) {
 void PeakCommands::add_to(CLI::App& bench) {
   peak_ = bench.add_subcommand(
       "peak", "Measure this GPU's ceilings (copy, L2, FP32, GEMM, transfer and launch rates) and "
-              "store them where rooflines read them.");
+              "the host's memory bandwidth (alone, without a GPU), and store them where "
+              "rooflines read them.");
   peak_->add_flag("--json", peak_json_, "Print the figures as JSON instead of a table.");
   peak_
       ->add_option("--peaks-dir", peaks_dir_,
-                   fmt::format("Where to store the ceilings: <DIR>/<hardware key>.json. Default: "
-                               "{}, which `bench run` reads with its default --artifacts-dir.",
+                   fmt::format("Where to store the ceilings: <DIR>/<hardware key>.json, the "
+                               "host's own in <DIR>/host_<hostname>.json. Default: {}, which "
+                               "`bench run` reads with its default --artifacts-dir.",
                                artifacts::default_peaks_dir().string()))
       ->type_name("DIR");
   peak_

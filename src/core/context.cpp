@@ -112,10 +112,22 @@ void Context::fill_uniform(const Tensor& t, double lo, double hi) {
         "fill_uniform: tensor '{}' is {}; use fill_uniform_int for integer tensors", t.name(),
         dtype_name(t.dtype())));
   const auto key = detail::fill_key(seed(), t.name().data(), t.name().size());
+  const detail::InputDistribution distribution = state_->options.distribution;
   if (t.memory() == Memory::device || t.memory() == Memory::managed)
-    detail::fill_uniform_device(t.dtype(), t.data(), t.count(), key, lo, hi, stream());
+    detail::fill_uniform_device(t.dtype(), t.data(), t.count(), key, lo, hi, stream(),
+                                distribution);
   else
-    detail::fill_uniform_host(t.dtype(), t.data(), t.count(), key, lo, hi, host_threads());
+    detail::fill_uniform_host(t.dtype(), t.data(), t.count(), key, lo, hi, host_threads(),
+                              distribution);
+  FillRecord record;
+  record.tensor = t.name();
+  record.dtype = t.dtype();
+  record.lo = lo;
+  record.hi = hi;
+  record.distribution = detail::distribution_allowed(t.dtype(), distribution)
+                            ? distribution
+                            : detail::InputDistribution::uniform;
+  state_->fills.push_back(std::move(record));
 }
 
 void Context::fill_uniform_int(const Tensor& t, std::int64_t lo, std::int64_t hi) {
@@ -128,6 +140,13 @@ void Context::fill_uniform_int(const Tensor& t, std::int64_t lo, std::int64_t hi
     detail::fill_int_device(t.dtype(), t.data(), t.count(), key, lo, hi, stream());
   else
     detail::fill_int_host(t.dtype(), t.data(), t.count(), key, lo, hi, host_threads());
+  FillRecord record;
+  record.tensor = t.name();
+  record.dtype = t.dtype();
+  record.integer = true;
+  record.int_lo = lo;
+  record.int_hi = hi;
+  state_->fills.push_back(std::move(record));
 }
 
 cublasContext* Context::cublas() {

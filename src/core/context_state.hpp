@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "aisp/context.hpp"
 #include "aisp/tensor.hpp"
 #include "core/host_bytes.hpp"
 #include "core/mark_sink.hpp"
+#include "core/random_fill.hpp"
 
 namespace aisp {
 
@@ -22,6 +24,21 @@ struct ContextOptions {
   cudaStream_t stream = nullptr;   // the worker's measurement stream (not owned)
   int host_threads = 0;            // 0: hardware concurrency
   std::filesystem::path scratch_root;  // where scratch_dir() is created; empty: temp dir
+  // How ctx.fill_uniform draws values (verification's varied-input passes); never visible
+  // through the public Context.
+  detail::InputDistribution distribution = detail::InputDistribution::uniform;
+};
+
+// One ctx.fill_uniform / fill_uniform_int call: enough to recompute any element of the fill
+// (detail::uniform_values_at), for the checks that change a few input elements in place and for
+// the rule that a tensor filled like an input is declared an input.
+struct FillRecord {
+  std::string tensor;  // the tensor's name (the fill's key with the seed)
+  DType dtype = DType::f32;
+  bool integer = false;
+  double lo = 0, hi = 0;                // floating fills
+  std::int64_t int_lo = 0, int_hi = 0;  // integer fills
+  detail::InputDistribution distribution = detail::InputDistribution::uniform;
 };
 
 namespace detail {
@@ -39,6 +56,7 @@ struct ContextState {
   std::filesystem::path scratch;
   std::size_t allocated_bytes = 0;
   MarkSink* marks = nullptr;  // attached by the timer to the contexts it times; not owned
+  std::vector<FillRecord> fills;  // in call order; a tensor filled twice appears twice
 };
 
 }  // namespace detail

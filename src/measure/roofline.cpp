@@ -39,8 +39,13 @@ std::optional<Roofline> compute_roofline(const Workload& w, double median_ms,
     const auto ceiling = resolve_ceiling(peaks_dir, hardware_key, t.ceiling);
     if (!ceiling || ceiling->value <= 0) {
       if (why_not != nullptr)
-        *why_not = fmt::format("no measured {} ceiling for hardware '{}' (run `aisp bench peak`)",
-                               ceiling_name(t.ceiling), hardware_key);
+        *why_not =
+            ceiling_is_host_scoped(t.ceiling)
+                ? fmt::format("no measured {} for this host ('{}' in {}; run `aisp bench peak "
+                              "--figures host_memory_bandwidth`)",
+                              ceiling_name(t.ceiling), host_hardware_key(), peaks_dir.string())
+                : fmt::format("no measured {} ceiling for hardware '{}' (run `aisp bench peak`)",
+                              ceiling_name(t.ceiling), hardware_key);
       return std::nullopt;
     }
     const double seconds = std::string_view(t.bound) == "launch"

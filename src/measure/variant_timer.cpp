@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <thread>
+#include <utility>
 
 #include "aisp/check.hpp"
 #include "measure/nvtx_ranges.hpp"
@@ -86,46 +88,92 @@ void VariantTimer::run_all_once() {
     AISP_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void VariantTimer::prepare(const MeasurementSettings& settings) {
+void VariantTimer::warm_up(const MeasurementSettings& settings) {
   add_instance();
   {
     NvtxRange range(warmup_range_);
     for (int i = 0; i < settings.warmup_runs; ++i)
       run_all_once();
   }
+  mode_ = instances_.front()->timing_mode();
   if (cpu_only()) {
     method_ = TimingMethod::host_clock;
     return;
   }
   method_ = TimingMethod::cuda_events;
-  const TimingMode mode = instances_.front()->timing_mode();
-  if (mode == TimingMode::direct) {
-    method_note_ = "the variant asks for per-call timing";
+  if (mode_ == TimingMode::direct || marks_points())
     return;
-  }
-  constexpr const char* kMarkedNote = "run() marks points (ctx.mark): timed per call";
-  if (marks_points()) {
-    method_note_ = kMarkedNote;
-    return;
-  }
   // Probe the per-call time to decide whether launch overhead would dominate. The probes are
   // not timed samples, so they carry their own NVTX range name.
   std::vector<double> probe;
   for (int i = 0; i < 5; ++i)
     probe.push_back(sample_direct(probe_range_).event_ms);
-  const double run_us = median(probe) * 1e3;
-  if (marks_points()) {  // warm-up ran no call (warmup_runs 0); the probes did
-    method_note_ = kMarkedNote;
-    return;
+  call_us_ = median(probe) * 1e3;
+}
+
+TimingCandidate VariantTimer::candidate() const {
+  TimingCandidate c;
+  c.cpu_only = cpu_only();
+  c.mode = mode_;
+  c.marks = marks_points();  // the probes above may have been its first calls (warmup_runs 0)
+  c.call_us = call_us_;
+  return c;
+}
+
+void VariantTimer::prepare(const MeasurementSettings& settings) {
+  warm_up(settings);
+  const TimingCandidate self = candidate();
+  const PairTimingChoice choice = choose_pair_timing(self, self, settings.graph_below_us);
+  if (choice.baseline_graph)
+    use_graph(settings);
+  else
+    use_per_call(choice.baseline_note);
+}
+
+bool VariantTimer::use_graph(const MeasurementSettings& settings, const std::string& follower_note) {
+  if (cpu_only()) return false;
+  const bool built = try_build_graph(std::max(call_us_, 0.0), settings);
+  if (built) method_ = TimingMethod::graph_replay;
+  if (!follower_note.empty()) method_note_ = follower_note + "; " + method_note_;
+  return built;
+}
+
+void VariantTimer::use_per_call(std::string note) {
+  if (method_ == TimingMethod::graph_replay) {
+    graph_ = CapturedGraph();
+    AISP_CUDA_CHECK(cudaDeviceSynchronize());
   }
-  if (mode == TimingMode::automatic && run_us >= settings.graph_below_us) {
-    method_note_ = fmt::format("{:.1f} us per call >= {:.0f} us: timed per call", run_us,
-                               settings.graph_below_us);
-    return;
-  }
-  if (!try_build_graph(run_us, settings))
-    return;
-  method_ = TimingMethod::graph_replay;
+  runs_per_sample_ = 1;
+  if (!cpu_only()) method_ = TimingMethod::cuda_events;
+  method_note_ = std::move(note);
+}
+
+void VariantTimer::watch_threads(const std::vector<HostThread>& level, bool exempt_cuda) {
+  thread_level_ = level;
+  exempt_cuda_threads_ = exempt_cuda;
+  watching_threads_ = true;
+}
+
+void VariantTimer::look_for_threads(const char* when, bool after_run) {
+  constexpr std::size_t kMaxSightings = 3;
+  if (!watching_threads_ || thread_sightings_.size() >= kMaxSightings) return;
+  // One directory read while nothing has changed; the census (a stat per thread) only when the
+  // count differs from the level's.
+  if (host_thread_count() == static_cast<long>(thread_level_.size())) return;
+  const std::vector<HostThread> started =
+      threads_started_since(thread_level_, host_thread_census(), exempt_cuda_threads_);
+  if (started.empty()) return;
+  thread_sightings_.push_back(fmt::format("{} sample {}: {} thread(s) alive that were not before "
+                                          "timing began ({})",
+                                          when, samples_taken_ + 1, started.size(),
+                                          describe_threads(started)));
+  // The pair fails on it. Threads a run() left may still be writing its buffers: let them end
+  // before the next call (a thread a setup() started may live as long as its variant: no wait).
+  if (!after_run) return;
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  while (!threads_started_since(thread_level_, host_thread_census(), exempt_cuda_threads_).empty() &&
+         Clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
 }
 
 bool VariantTimer::try_build_graph(double run_us, const MeasurementSettings& settings) {
@@ -169,9 +217,13 @@ bool VariantTimer::try_build_graph(double run_us, const MeasurementSettings& set
     AISP_CUDA_CHECK(cudaDeviceSynchronize());
     return false;
   }
-  method_note_ = fmt::format("{:.2f} us per call < {:.0f} us: graph of {} calls over {} rotating "
-                             "input sets",
-                             run_us, settings.graph_below_us, runs_per_sample_, rotating);
+  method_note_ = fmt::format("{:.2f} us per call{}: graph of {} calls over {} rotating input sets",
+                             run_us,
+                             mode_ == TimingMode::graph ? " (the variant asks for graph replay)"
+                             : run_us < settings.graph_below_us
+                                 ? fmt::format(" < {:.0f} us", settings.graph_below_us)
+                                 : std::string{},
+                             runs_per_sample_, rotating);
   // One untimed replay, so the first timed one does not pay the graph upload.
   graph_.launch(stream);
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
@@ -179,21 +231,40 @@ bool VariantTimer::try_build_graph(double run_us, const MeasurementSettings& set
 }
 
 TimedSample VariantTimer::sample() {
-  if (cpu_only()) {
-    NvtxRange range(sample_range_);
-    const auto begin = Clock::now();
-    marks_->begin_run(begin);
-    instances_.front()->run(*contexts_.front());
-    const auto end = Clock::now();
-    return {0.0, elapsed_ms(begin, end), marks_->resolve(nullptr)};
-  }
-  return method_ == TimingMethod::graph_replay ? sample_graph() : sample_direct(sample_range_);
+  look_for_threads("before", false);
+  TimedSample taken;
+  if (cpu_only())
+    taken = sample_host(sample_range_);
+  else
+    taken = method_ == TimingMethod::graph_replay ? sample_graph(sample_range_)
+                                                  : sample_direct(sample_range_);
+  ++samples_taken_;
+  return taken;
+}
+
+TimedSample VariantTimer::sample_untimed() {
+  if (cpu_only()) return sample_host(probe_range_);
+  return method_ == TimingMethod::graph_replay ? sample_graph(probe_range_)
+                                               : sample_direct(probe_range_);
+}
+
+TimedSample VariantTimer::sample_host(const std::string& range_name) {
+  NvtxRange range(range_name);
+  const auto begin = Clock::now();
+  marks_->begin_run(begin);
+  instances_.front()->run(*contexts_.front());
+  const auto end = Clock::now();
+  // Outside the timed region: a thread still running now is work the host clock did not see.
+  look_for_threads("after run() returned in", true);
+  return {0.0, elapsed_ms(begin, end), marks_->resolve(nullptr)};
 }
 
 TimedSample VariantTimer::sample_direct(const std::string& range_name) {
   cudaStream_t stream = options_.stream;
   flusher_->flush();
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
+  KernelTracer* tracer = std::exchange(tracer_, nullptr);
+  if (tracer != nullptr) tracer->begin();
   NvtxRange range(range_name);
   const auto begin = Clock::now();
   marks_->begin_run(begin);
@@ -201,24 +272,30 @@ TimedSample VariantTimer::sample_direct(const std::string& range_name) {
   instances_.front()->run(*contexts_.front());
   AISP_CUDA_CHECK(cudaGetLastError());
   AISP_CUDA_CHECK(cudaEventRecord(stop_->get(), stream));
+  if (tracer != nullptr) tracer->end_on(stream);
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   const auto end = Clock::now();
+  if (tracer != nullptr) trace_ = tracer->finish();
   float event_ms = 0;
   AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_->get(), stop_->get()));
   return {event_ms, elapsed_ms(begin, end), marks_->resolve(start_->get())};
 }
 
-TimedSample VariantTimer::sample_graph() {
+TimedSample VariantTimer::sample_graph(const std::string& range_name) {
   cudaStream_t stream = options_.stream;
   flusher_->flush();
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
-  NvtxRange range(sample_range_);
+  KernelTracer* tracer = std::exchange(tracer_, nullptr);
+  if (tracer != nullptr) tracer->begin();
+  NvtxRange range(range_name);
   const auto begin = Clock::now();
   AISP_CUDA_CHECK(cudaEventRecord(start_->get(), stream));
   graph_.launch(stream);
   AISP_CUDA_CHECK(cudaEventRecord(stop_->get(), stream));
+  if (tracer != nullptr) tracer->end_on(stream);
   AISP_CUDA_CHECK(cudaDeviceSynchronize());
   const auto end = Clock::now();
+  if (tracer != nullptr) trace_ = tracer->finish();
   float event_ms = 0;
   AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_->get(), stop_->get()));
   const double runs = runs_per_sample_;

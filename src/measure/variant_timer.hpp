@@ -18,8 +18,11 @@
 #include "core/cuda_handles.hpp"
 #include "core/measurement_settings.hpp"
 #include "measure/interleaved_sampling.hpp"
+#include "measure/kernel_trace.hpp"
 #include "measure/l2_flusher.hpp"
 #include "measure/mark_recorder.hpp"
+#include "measure/timing_method_choice.hpp"
+#include "system/thread_census.hpp"
 
 namespace aisp {
 
@@ -33,9 +36,46 @@ public:
   VariantTimer(const VariantTimer&) = delete;
   VariantTimer& operator=(const VariantTimer&) = delete;
 
-  // Setup, warm-up, and the choice of timing method.
+  // Setup, warm-up, and the choice of timing method for this variant alone (warm_up, then
+  // choose_pair_timing with itself as partner): for one variant measured on its own (the
+  // profile pass). A pair is prepared with warm_up on both timers and one choice for the two
+  // (worker/pair_measurement.cpp), so both are timed alike.
   void prepare(const MeasurementSettings& settings);
+  // Setup and warm-up; for a GPU variant that may be replayed, five probe calls whose median is
+  // candidate().call_us. Leaves it timed per call.
+  void warm_up(const MeasurementSettings& settings);
+  TimingCandidate candidate() const;
+  // Times it by graph replay over rotating input sets (a capture of enough calls for a sample
+  // of >= 500 us). False when the capture fails: it stays timed per call and method_note() says
+  // why. `follower_note`: prefixed to the note (the pair's choice, when this variant follows).
+  bool use_graph(const MeasurementSettings& settings, const std::string& follower_note = {});
+  // Times it per call (dropping a graph use_graph built), with `note` as the reason.
+  void use_per_call(std::string note);
+
   TimedSample sample() override;
+  // One call made exactly as sample() makes it (the same method, graph replay included), under
+  // the probe NVTX range so a profile pass does not count it as a sample: the integrity checks'
+  // extra calls (worker/timed_call_checks.cpp).
+  TimedSample sample_untimed();
+
+  // The next sample() or sample_untimed() is traced by `tracer` (GPU only); take_trace() gives
+  // what it saw.
+  void trace_next_call(KernelTracer* tracer) { tracer_ = tracer; }
+  KernelTrace take_trace() { return std::move(trace_); }
+
+  // From now on, before every sample (and after every CPU run()), the process's threads are
+  // compared with `level`: a thread that is not in it and not exiting is alive outside its own
+  // variant's run() (a thread a setup() left running slows the other variant's samples; one a
+  // run() left running does work its timer missed). `exempt_cuda`: GPU pairs leave the CUDA
+  // driver's helper threads out (thread_census.hpp).
+  void watch_threads(const std::vector<HostThread>& level, bool exempt_cuda);
+  // What the watch saw, one line per sighting (at most a few).
+  const std::vector<std::string>& thread_sightings() const { return thread_sightings_; }
+
+  // The instances it times: one, or the rotating input sets of graph replay.
+  std::size_t instance_count() const { return instances_.size(); }
+  Benchmark& instance(std::size_t i) { return *instances_[i]; }
+  Context& instance_context(std::size_t i) { return *contexts_[i]; }
 
   TimingMethod method() const override { return method_; }
   int runs_per_sample() const { return runs_per_sample_; }
@@ -52,8 +92,10 @@ private:
   void add_instance();
   void run_all_once();
   TimedSample sample_direct(const std::string& range);
-  TimedSample sample_graph();
+  TimedSample sample_graph(const std::string& range);
+  TimedSample sample_host(const std::string& range);
   bool try_build_graph(double run_us, const MeasurementSettings& settings);
+  void look_for_threads(const char* when, bool after_run);
 
   BenchmarkFactory factory_;
   ContextOptions options_;
@@ -67,6 +109,14 @@ private:
   std::string setup_range_, warmup_range_, probe_range_, sample_range_;  // NVTX range names
   std::optional<CudaEvent> start_, stop_;  // GPU variants only
   CapturedGraph graph_;                    // graph replay only
+  TimingMode mode_ = TimingMode::automatic;
+  double call_us_ = -1;  // median probe call, when probed
+  KernelTracer* tracer_ = nullptr;
+  KernelTrace trace_;
+  std::vector<HostThread> thread_level_;
+  bool watching_threads_ = false, exempt_cuda_threads_ = false;
+  std::vector<std::string> thread_sightings_;
+  std::size_t samples_taken_ = 0;
 };
 
 }  // namespace aisp

@@ -139,6 +139,10 @@ class HostTransferBenchmark {
   PinnedHostMemory pinned_;
 };
 
+// --- host_memory.cpp: host memory copy bandwidth, every hardware thread copying a band of
+// `bytes`; bytes read + written, GB/s. Needs no GPU.
+PeakSamples measure_host_memory_bandwidth(std::size_t bytes, const RepetitionPlan& plan);
+
 // --- peer_copy.cpp: cudaMemcpyPeerAsync from device `from` to device `to`; bytes copied (one
 // direction), GB/s. Uses peer access when the pair supports it (and says so in `method`).
 PeakSamples measure_peer_copy(int from, int to, std::size_t bytes, const RepetitionPlan& plan);

@@ -13,6 +13,7 @@
 #include <functional>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <utility>
@@ -44,6 +45,7 @@ struct PeakSizes {
   int launches;
   int graph_nodes;
   int pageable_allocations;  // fresh pageable buffers the pageable repetitions spread over
+  std::size_t host_copy_bytes;  // host memory copy: far above any last-level cache
   peak::RepetitionPlan device_plan;    // copies, kernels, GEMMs, peer copies
   peak::RepetitionPlan transfer_plan;  // host transfers (a pageable 1 GiB copy takes ~150 ms)
   peak::RepetitionPlan launch_plan;    // launch loops
@@ -51,10 +53,11 @@ struct PeakSizes {
 
 PeakSizes sizes_for(bool quick) {
   if (quick) {
-    return {256 * kMiB, 16 * kMiB, 2048, 64 * kMiB, 64 * kMiB, 200,
-            200,        1,         {3, 0.02}, {3, 0.0}, {3, 0.0}};
+    return {256 * kMiB, 16 * kMiB,  2048,      64 * kMiB, 64 * kMiB, 200,
+            200,        1,          256 * kMiB, {3, 0.02}, {3, 0.0},  {3, 0.0}};
   }
-  return {4 * kGiB, 64 * kMiB, 8192, kGiB, kGiB, 1000, 1000, 4, {20, 0.2}, {12, 0.0}, {20, 0.05}};
+  return {4 * kGiB, 64 * kMiB, 8192, kGiB,      kGiB,       1000,
+          1000,     4,         kGiB, {20, 0.2}, {12, 0.0}, {20, 0.05}};
 }
 
 std::string utc_date() {
@@ -182,6 +185,18 @@ std::size_t fitting_copy_bytes(const PeakSizes& sizes, std::size_t free_bytes) {
     bytes /= 2;
   }
   return bytes;
+}
+
+// Figures of the host alone, measured with or without a GPU.
+void measure_host_figures(const PeakSizes& sizes, FigureRecorder& recorder) {
+  recorder.measure(make_figure("host_memory_bandwidth",
+                               fmt::format("host memory copy {}, every core",
+                                           peak::size_text(sizes.host_copy_bytes)),
+                               "GB/s", Ceiling::host_memory_bandwidth),
+                   [&] {
+                     return peak::measure_host_memory_bandwidth(sizes.host_copy_bytes,
+                                                                sizes.transfer_plan);
+                   });
 }
 
 void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& sizes,
@@ -357,6 +372,9 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
     // Back on the measured GPU for the launch figures (a failure shows in their rows).
     static_cast<void>(cudaSetDevice(gpu.device));
   }
+
+  // --- The host's own memory, last (no GPU work in it).
+  measure_host_figures(sizes, recorder);
 }
 
 std::string gpu_state_text(const GpuState& state) {
@@ -418,7 +436,7 @@ const std::vector<std::string>& peak_figure_names() {
       "fp32_fma_kernel",       "fp32_sgemm",              "tf32_gemm",
       "bf16_gemm",             "fp16_gemm",               "fp8_e4m3_gemm",
       "host_to_device_pinned", "device_to_host_pinned",   "host_to_device_pageable",
-      "device_to_host_pageable", "peer_copy_0_to_1"};
+      "device_to_host_pageable", "peer_copy_0_to_1",      "host_memory_bandwidth"};
   return names;
 }
 
@@ -446,13 +464,16 @@ void write_sources(PeakReport& report) {
     if (figure.status != PeakStatus::measured) {
       continue;
     }
-    figure.source = fmt::format(
-        "aisp bench peak{}, {}: {} = {} {}, median of {} ({}); {}; {} (GPU {}, hardware key "
-        "{}); CUDA runtime {}, driver {}",
-        report.quick ? " --quick" : "", report.date, figure.label, value_text(figure.median),
-        figure.unit, figure.repetitions.size(), figure.method, figure.tool, report.gpu_name,
-        report.device, report.hardware_key, report.cuda_runtime,
-        report.driver.empty() ? "unknown" : report.driver);
+    const std::string machine =
+        ceiling_is_host_scoped(figure.ceiling)
+            ? fmt::format("this host (host key {})", host_hardware_key())
+            : fmt::format("{} (GPU {}, hardware key {}); CUDA runtime {}, driver {}",
+                          report.gpu_name, report.device, report.hardware_key,
+                          report.cuda_runtime, report.driver.empty() ? "unknown" : report.driver);
+    figure.source = fmt::format("aisp bench peak{}, {}: {} = {} {}, median of {} ({}); {}; {}",
+                                report.quick ? " --quick" : "", report.date, figure.label,
+                                value_text(figure.median), figure.unit, figure.repetitions.size(),
+                                figure.method, figure.tool, machine);
   }
   // A ceiling with several candidates says which one won, and against what.
   for (PeakFigure& figure : report.figures) {
@@ -476,12 +497,18 @@ void write_sources(PeakReport& report) {
 }
 
 std::string format_peak_report(const PeakReport& report) {
-  std::string text = fmt::format(
-      "aisp bench peak{}: {} (GPU {} of {}, compute capability {}.{}, hardware key {}), CUDA "
-      "runtime {}, driver {}, {}\n\n",
-      report.quick ? " --quick" : "", report.gpu_name, report.device, report.gpu_count,
-      report.compute_capability / 10, report.compute_capability % 10, report.hardware_key,
-      report.cuda_runtime, report.driver.empty() ? "unknown" : report.driver, report.date);
+  std::string text =
+      !report.no_gpu.empty()
+          ? fmt::format("aisp bench peak{}: no GPU ({}): the host's figures only (host key {}), "
+                        "{}\n\n",
+                        report.quick ? " --quick" : "", report.no_gpu, host_hardware_key(),
+                        report.date)
+          : fmt::format("aisp bench peak{}: {} (GPU {} of {}, compute capability {}.{}, hardware "
+                        "key {}), CUDA runtime {}, driver {}, {}\n\n",
+                        report.quick ? " --quick" : "", report.gpu_name, report.device,
+                        report.gpu_count, report.compute_capability / 10,
+                        report.compute_capability % 10, report.hardware_key, report.cuda_runtime,
+                        report.driver.empty() ? "unknown" : report.driver, report.date);
   std::size_t label_width = 6;
   for (const PeakFigure& figure : report.figures) {
     label_width = std::max(label_width, figure.label.size());
@@ -542,9 +569,17 @@ std::string format_peak_report(const PeakReport& report) {
   if (!report.store_error.empty()) {
     text += fmt::format("error: the ceilings were not stored: {}\n", report.store_error);
   } else if (report.stored_count > 0) {
-    text += fmt::format("Stored {} ceilings in {}; rooflines read them before the built-in "
+    const bool host_figure = std::any_of(report.figures.begin(), report.figures.end(),
+                                         [](const PeakFigure& f) {
+                                           return f.stored && ceiling_is_host_scoped(f.ceiling);
+                                         });
+    text += fmt::format("Stored {} ceilings in {}{}; rooflines read them before the built-in "
                         "ANCHORS.md table.\n",
-                        report.stored_count, report.peaks_file.string());
+                        report.stored_count, report.peaks_file.string(),
+                        host_figure && report.no_gpu.empty()
+                            ? fmt::format(" (the host's own in {}.json beside it)",
+                                          host_hardware_key())
+                            : std::string{});
   } else {
     text += "No ceiling was measured, so nothing was stored.\n";
   }
@@ -572,6 +607,9 @@ nlohmann::ordered_json peak_report_to_json(const PeakReport& report) {
         {"compute_capability",
          fmt::format("{}.{}", report.compute_capability / 10, report.compute_capability % 10)}}},
       {"gpu_count", report.gpu_count},
+      {"no_gpu", report.no_gpu.empty() ? nlohmann::ordered_json(nullptr)
+                                       : nlohmann::ordered_json(report.no_gpu)},
+      {"host_key", host_hardware_key()},
       {"cuda_runtime_version", report.cuda_runtime},
       {"nvidia_driver_version", report.driver},
       {"date", report.date},
@@ -590,60 +628,12 @@ nlohmann::ordered_json peak_report_to_json(const PeakReport& report) {
   };
 }
 
-int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostream& err) {
-  const SystemInfo info = collect_system_info();
-  if (info.gpus.empty()) {
-    err << "bench peak needs a GPU: "
-        << (info.gpu_probe_error.empty() ? "no CUDA device is visible" : info.gpu_probe_error)
-        << "\n";
-    return 1;
-  }
-  const GpuInfo& gpu_info = info.gpus.front();
-  const DeviceSnapshot snapshot = probe_device(gpu_info.index);
-  if (!snapshot.error.empty()) {
-    err << "bench peak needs a GPU: " << snapshot.error << "\n";
-    return 1;
-  }
-  std::optional<std::string> kernels_unavailable;
-  if (!snapshot.binary_has_code) {
-    kernels_unavailable =
-        fmt::format("this binary has no code for {} (sm_{}): built for {}; rebuild with "
-                    "-DCMAKE_CUDA_ARCHITECTURES={} ({})",
-                    snapshot.name, snapshot.compute_capability, build_info().cuda_architectures,
-                    snapshot.compute_capability, snapshot.code_error);
-  }
+namespace {
 
-  peak::GpuUnderTest gpu;
-  gpu.device = gpu_info.index;
-  gpu.name = gpu_info.name;
-  gpu.compute_capability = gpu_info.cc_major * 10 + gpu_info.cc_minor;
-  gpu.sm_count = gpu_info.sm_count;
-  gpu.l2_bytes = gpu_info.l2_bytes;
-  gpu.free_bytes = snapshot.free_bytes;
-
-  PeakReport report;
-  report.hardware_key = hardware_key(info);
-  report.device = gpu.device;
-  report.gpu_count = static_cast<int>(info.gpus.size());
-  report.gpu_name = gpu.name;
-  report.compute_capability = gpu.compute_capability;
-  report.cuda_runtime = cuda_version_text(info.cuda_runtime_version);
-  report.driver = info.nvidia_driver_version;
-  report.date = utc_date();
-  report.quick = options.quick;
-  report.peaks_file = options.peaks_dir / (report.hardware_key + ".json");
-  if (info.nvml_status == "available") {
-    report.state_before = gpu_info.state;
-  }
-
-  std::ostream* progress = !options.json && isatty(STDERR_FILENO) != 0 ? &err : nullptr;
-  FigureRecorder recorder(report.figures, progress, options.figures);
-  measure_all(gpu, report.gpu_count, sizes_for(options.quick), kernels_unavailable, options.quick,
-              recorder);
-
-  if (const NvmlProbe nvml; nvml.available()) {
-    report.state_after = nvml.read_state(gpu_info.pci_bus_id);
-  }
+// Chooses, stores and prints: shared by the GPU run and the host-only one. Host-scoped ceilings
+// go to the host's own file (ceilings.hpp, host_hardware_key), the others to the machine's.
+int store_and_print(const BenchPeakOptions& options, PeakReport& report, std::ostream& out,
+                    std::ostream& err) {
   choose_stored_figures(report.figures);
   for (PeakFigure& figure : report.figures) {
     figure.anchor = anchor_for_figure(figure.name, report.hardware_key);
@@ -654,8 +644,10 @@ int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostr
       continue;
     }
     try {
-      store_ceiling(options.peaks_dir, report.hardware_key, figure.ceiling,
-                    CeilingValue{figure.median, figure.unit, figure.source});
+      store_ceiling(options.peaks_dir,
+                    ceiling_is_host_scoped(figure.ceiling) ? host_hardware_key()
+                                                           : report.hardware_key,
+                    figure.ceiling, CeilingValue{figure.median, figure.unit, figure.source});
       ++report.stored_count;
     } catch (const std::exception& error) {
       report.store_error = error.what();
@@ -689,6 +681,87 @@ int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostr
     err << "error: bench peak: the ceilings were not stored: " << report.store_error << "\n";
   }
   return failed ? 1 : 0;
+}
+
+// Without a usable GPU: the host's figures only; every GPU figure is skipped with the reason.
+int run_host_only_peak(const BenchPeakOptions& options, const SystemInfo& info,
+                       const std::string& no_gpu, std::ostream& out, std::ostream& err) {
+  PeakReport report;
+  report.hardware_key = hardware_key(info);
+  report.no_gpu = no_gpu;
+  report.gpu_name = "none";
+  report.cuda_runtime = cuda_version_text(info.cuda_runtime_version);
+  report.driver = info.nvidia_driver_version;
+  report.date = utc_date();
+  report.quick = options.quick;
+  report.peaks_file = options.peaks_dir / (host_hardware_key() + ".json");
+  std::ostream* progress = !options.json && isatty(STDERR_FILENO) != 0 ? &err : nullptr;
+  FigureRecorder recorder(report.figures, progress, options.figures);
+  for (const std::string& name : peak_figure_names())
+    if (name != "host_memory_bandwidth")
+      recorder.skip(make_figure(name, name, ""), "no GPU: " + no_gpu);
+  measure_host_figures(sizes_for(options.quick), recorder);
+  err << "bench peak: no GPU (" << no_gpu << "): measured the host's figures only\n";
+  return store_and_print(options, report, out, err);
+}
+
+}  // namespace
+
+int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostream& err) {
+  const SystemInfo info = collect_system_info();
+  std::string no_gpu;
+  std::optional<DeviceSnapshot> snapshot;
+  if (info.gpus.empty()) {
+    no_gpu = info.gpu_probe_error.empty() ? "no CUDA device is visible" : info.gpu_probe_error;
+  } else {
+    snapshot = probe_device(info.gpus.front().index);
+    if (!snapshot->error.empty()) no_gpu = snapshot->error;
+  }
+  if (!no_gpu.empty()) {
+    return run_host_only_peak(options, info, no_gpu, out, err);
+  }
+  const GpuInfo& gpu_info = info.gpus.front();
+  std::optional<std::string> kernels_unavailable;
+  if (!snapshot->binary_has_code) {
+    kernels_unavailable =
+        fmt::format("this binary has no code for {} (sm_{}): built for {}; rebuild with "
+                    "-DCMAKE_CUDA_ARCHITECTURES={} ({})",
+                    snapshot->name, snapshot->compute_capability, build_info().cuda_architectures,
+                    snapshot->compute_capability, snapshot->code_error);
+  }
+
+  peak::GpuUnderTest gpu;
+  gpu.device = gpu_info.index;
+  gpu.name = gpu_info.name;
+  gpu.compute_capability = gpu_info.cc_major * 10 + gpu_info.cc_minor;
+  gpu.sm_count = gpu_info.sm_count;
+  gpu.l2_bytes = gpu_info.l2_bytes;
+  gpu.free_bytes = snapshot->free_bytes;
+
+  PeakReport report;
+  report.hardware_key = hardware_key(info);
+  report.device = gpu.device;
+  report.gpu_count = static_cast<int>(info.gpus.size());
+  report.gpu_name = gpu.name;
+  report.compute_capability = gpu.compute_capability;
+  report.cuda_runtime = cuda_version_text(info.cuda_runtime_version);
+  report.driver = info.nvidia_driver_version;
+  report.date = utc_date();
+  report.quick = options.quick;
+  report.peaks_file = options.peaks_dir / (report.hardware_key + ".json");
+  if (info.nvml_status == "available") {
+    report.state_before = gpu_info.state;
+  }
+
+  std::ostream* progress = !options.json && isatty(STDERR_FILENO) != 0 ? &err : nullptr;
+  FigureRecorder recorder(report.figures, progress, options.figures);
+  measure_all(gpu, report.gpu_count, sizes_for(options.quick), kernels_unavailable, options.quick,
+              recorder);
+
+  if (const NvmlProbe nvml; nvml.available()) {
+    report.state_after = nvml.read_state(gpu_info.pci_bus_id);
+  }
+  return store_and_print(options, report, out, err);
 }
 
 }  // namespace aisp

@@ -21,7 +21,8 @@
 namespace aisp {
 
 struct BenchPeakOptions {
-  // Where the ceilings go: <peaks_dir>/<hardware key>.json. The harness reads
+  // Where the ceilings go: <peaks_dir>/<hardware key>.json, and the host's own figures to
+  // <peaks_dir>/<host key>.json (ceilings.hpp, host_hardware_key). The harness reads
   // <artifacts dir>/peaks, so the default matches `bench run`'s default artifacts dir.
   std::filesystem::path peaks_dir = artifacts::default_peaks_dir();
   bool quick = false;  // smaller sizes, fewer repetitions: for tests, not for ceilings to trust
@@ -72,6 +73,9 @@ struct PeakReport {
   std::optional<GpuState> state_after;
   int stored_count = 0;
   std::string store_error;  // why the peaks file could not be written; empty when it was
+  // Why no GPU was measured (none visible, or unusable): only the host's figures were; empty
+  // when the GPU was measured.
+  std::string no_gpu;
 };
 
 // Marks the figures to store: every measured one with a ceiling, except that where several
@@ -88,8 +92,9 @@ std::string format_peak_report(const PeakReport& report);
 nlohmann::ordered_json peak_report_to_json(const PeakReport& report);
 
 // Measures, prints (text or JSON on `out`), stores. Exit code: 0 when every figure was measured
-// or skipped with a reason and the ceilings were stored; 1 without a GPU ("bench peak needs a
-// GPU: <reason>" on `err`), when a figure failed, or when the peaks file could not be written.
+// or skipped with a reason and the ceilings were stored; 1 when a figure failed or the peaks
+// file could not be written. Without a usable GPU it measures the host's figures only
+// (host_memory_bandwidth), skips the others with the reason and says so on `err`.
 int run_bench_peak(const BenchPeakOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace aisp

@@ -22,6 +22,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kColumns
     {"tolerance_justified", "tolerance"},
     {"lower_precision", "precision"},
     {"library_reference", "library"},
+    {"input_domain_justified", "domain"},
+    {"timing_declared", "timing"},
     {"outputs_declared", "outputs"},
     {"file_names", "names"},
     {"chapter_readme", "readme"},

@@ -225,8 +225,26 @@ void store_ceiling(const std::filesystem::path& peaks_dir, const std::string& ha
   }
 }
 
+bool ceiling_is_host_scoped(Ceiling ceiling) { return ceiling == Ceiling::host_memory_bandwidth; }
+
+std::string host_hardware_key() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') {
+    return "host_unknown";
+  }
+  std::string key = "host_";
+  for (const char* c = name; *c != '\0'; ++c) {
+    const auto ch = static_cast<unsigned char>(*c);
+    key += std::isalnum(ch) ? static_cast<char>(std::tolower(ch)) : '_';
+  }
+  return key;
+}
+
 std::optional<CeilingValue> resolve_ceiling(const std::filesystem::path& peaks_dir,
                                             const std::string& hardware_key, Ceiling ceiling) {
+  if (ceiling_is_host_scoped(ceiling)) {
+    return stored_ceiling(peaks_dir, host_hardware_key(), ceiling);
+  }
   if (auto stored = stored_ceiling(peaks_dir, hardware_key, ceiling)) {
     return stored;
   }

@@ -46,8 +46,19 @@ std::optional<CeilingValue> stored_ceiling(const std::filesystem::path& peaks_di
 void store_ceiling(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
                    Ceiling ceiling, const CeilingValue& value);
 
+// Ceilings of the host rather than of a GPU model: host_memory_bandwidth. Its figure depends on
+// this host's memory (channels, DIMMs, NUMA) and is never built in: `aisp bench peak` measures
+// it on the host (GPU or not) and stores it under host_hardware_key(), where resolve_ceiling
+// looks for it whatever key it is asked with. A host without a stored figure has no such
+// ceiling, so its CPU pairs get no roofline fraction and no within_roofline check (the check
+// says so).
+bool ceiling_is_host_scoped(Ceiling ceiling);
+// "host_<hostname>" in lowercase letters, digits and '_': the key of this host's figures.
+std::string host_hardware_key();
+
 // Stored first (the exact key, then the single-GPU key), then built-in; nullopt when neither
-// has it. Throws like stored_ceiling.
+// has it. A host-scoped ceiling is read from host_hardware_key()'s file only. Throws like
+// stored_ceiling.
 std::optional<CeilingValue> resolve_ceiling(const std::filesystem::path& peaks_dir,
                                             const std::string& hardware_key, Ceiling ceiling);
 

@@ -290,6 +290,82 @@ AuditCheck audit_tolerance(const AuditedVariant& baseline, const AuditedVariant&
                fmt::format("{}, no looser than the {} default", values, dtype_name(*dtype)));
 }
 
+// Where verification's varied inputs apply: every distribution unless the pair restricts them,
+// and a restriction must say why (docs/integrity.md, "Varied inputs").
+AuditCheck audit_input_domain(const AuditedVariant& baseline, const AuditedVariant& optimized) {
+  constexpr const char* kName = "input_domain_justified";
+  std::string error;
+  const auto b = ask(
+      baseline, "input_domain", [](const Benchmark& x) { return x.input_domain(); }, error);
+  const auto o = ask(
+      optimized, "input_domain", [](const Benchmark& x) { return x.input_domain(); }, error);
+  if (!b || !o) {
+    return check(kName, AuditOutcome::fail, error);
+  }
+  if (!b->has_value() && !o->has_value()) {
+    return check(kName, AuditOutcome::pass,
+                 "every input distribution (uniform, offset, wide_range where the dtype holds it)");
+  }
+  std::vector<std::string> off;
+  std::string justification;
+  for (const auto* declared : {&*b, &*o}) {
+    if (!declared->has_value()) continue;
+    if (!(*declared)->offset) off.push_back("offset");
+    if (!(*declared)->wide_range) off.push_back("wide_range");
+    if (justification.empty()) justification = (*declared)->justification;
+  }
+  std::sort(off.begin(), off.end());
+  off.erase(std::unique(off.begin(), off.end()), off.end());
+  if (off.empty()) {
+    return check(kName, AuditOutcome::pass, "declared, every input distribution allowed");
+  }
+  const std::string restricted = fmt::format("{} not tried", fmt::join(off, " and "));
+  if (justification.empty()) {
+    return check(kName, AuditOutcome::fail,
+                 restricted + " without a justification: say in input_domain() why the problem "
+                              "is not defined there");
+  }
+  return check(kName, AuditOutcome::pass, fmt::format("{}: {}", restricted, justification));
+}
+
+// Both variants must be timable by one method; declared modes that cannot be (per call against
+// forced graph replay) need a reason, or timing_methods_equal fails the pair when it runs.
+AuditCheck audit_timing(const AuditedVariant& baseline, const AuditedVariant& optimized) {
+  constexpr const char* kName = "timing_declared";
+  std::string error;
+  const auto b = ask(
+      baseline, "timing_mode", [](const Benchmark& x) { return x.timing_mode(); }, error);
+  const auto o = ask(
+      optimized, "timing_mode", [](const Benchmark& x) { return x.timing_mode(); }, error);
+  const auto bj = ask(
+      baseline, "timing_asymmetry_justification",
+      [](const Benchmark& x) { return x.timing_asymmetry_justification(); }, error);
+  const auto oj = ask(
+      optimized, "timing_asymmetry_justification",
+      [](const Benchmark& x) { return x.timing_asymmetry_justification(); }, error);
+  if (!b || !o || !bj || !oj) {
+    return check(kName, AuditOutcome::fail, error);
+  }
+  const auto name = [](TimingMode mode) {
+    return mode == TimingMode::direct ? "direct" : mode == TimingMode::graph ? "graph" : "automatic";
+  };
+  const std::string modes = fmt::format("baseline {}, optimized {}", name(*b), name(*o));
+  const std::string justification = !oj->empty() ? *oj : *bj;
+  const bool opposed = (*b == TimingMode::direct && *o == TimingMode::graph) ||
+                       (*b == TimingMode::graph && *o == TimingMode::direct);
+  if (!justification.empty()) {
+    return check(kName, AuditOutcome::pass,
+                 fmt::format("{}; may be timed differently: {}", modes, justification));
+  }
+  if (opposed) {
+    return check(kName, AuditOutcome::fail,
+                 modes + ": one forces graph replay, the other per-call timing, so the pair "
+                         "cannot be timed alike; use one timing_mode() or give "
+                         "timing_asymmetry_justification()");
+  }
+  return check(kName, AuditOutcome::pass, modes + ": timed alike");
+}
+
 // Lowercase letters, digits and single '_' between words: "transpose_padded".
 bool is_snake_case(std::string_view name) {
   if (name.empty() || name.front() == '_' || name.back() == '_' ||
@@ -564,6 +640,8 @@ PairAudit audit_pair(const PairInfo& pair, const std::vector<PairInfo>& catalog)
       {"signature_declared", [&] { return audit_signature(baseline, optimized); }},
       {"tolerance_justified", [&] { return audit_tolerance(baseline, optimized); }},
       {"lower_precision", [&] { return audit_lower_precision(baseline, optimized); }},
+      {"input_domain_justified", [&] { return audit_input_domain(baseline, optimized); }},
+      {"timing_declared", [&] { return audit_timing(baseline, optimized); }},
   };
   std::string skip_reason;
   for (const auto& [name, run_check] : instance_checks) {

@@ -34,7 +34,7 @@ struct PairAudit {
 
 // The checks of one pair, in this order: variants_present, constructible,
 // requirements_consistent, workload_declared, signature_declared, tolerance_justified,
-// lower_precision, library_reference, outputs_declared (always deferred), file_names,
+// lower_precision, input_domain_justified, timing_declared, library_reference, outputs_declared (always deferred), file_names,
 // chapter_readme. Constructing a variant that throws fails `constructible`; the checks that need
 // an instance are then failed as not checked. aisp::Unavailable, from a constructor or a method
 // asked, defers them instead: the variant cannot run here, as a run would record it (skipped).

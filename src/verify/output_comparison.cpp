@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "aisp/check.hpp"
 #include "core/context_state.hpp"
 #include "core/element_decoding.hpp"
 
@@ -136,6 +137,8 @@ ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned c
                 part.max_abs_error = std::max(part.max_abs_error, abs_error);
                 if (e != 0) part.max_rel_error = std::max(part.max_rel_error, abs_error / std::fabs(e));
               }
+              part.non_finite_expected += std::isfinite(e) ? 0 : 1;
+              part.non_finite_actual += std::isfinite(a) ? 0 : 1;
               if (!ok) {
                 if (part.mismatches == 0) {
                   part.first_mismatch = i;
@@ -155,6 +158,8 @@ ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned c
               a.first_actual = b.first_actual;
             }
             a.mismatches += b.mismatches;
+            a.non_finite_expected += b.non_finite_expected;
+            a.non_finite_actual += b.non_finite_actual;
             a.max_abs_error = std::max(a.max_abs_error, b.max_abs_error);
             a.max_rel_error = std::max(a.max_rel_error, b.max_rel_error);
             return a;
@@ -167,14 +172,49 @@ ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned c
 
 std::string describe(const ToleranceReport& report, const Tolerance& tolerance,
                      const std::string& output_name, std::size_t count) {
-  std::string text = fmt::format("{}: {} of {} elements outside rtol={:g} atol={:g}; max abs error "
-                                 "{:.3g}, max rel error {:.3g}",
-                                 output_name, report.mismatches, count, tolerance.rtol,
-                                 tolerance.atol, report.max_abs_error, report.max_rel_error);
+  std::string text = fmt::format("{}: {} of {} elements outside rtol={:g} atol={:g}; ", output_name,
+                                 report.mismatches, count, tolerance.rtol, tolerance.atol);
+  // A NaN or Inf error has no size: say so rather than print the finite elements' maximum alone
+  // ("max abs error 0" for an output that is all NaN).
+  const bool non_finite = report.non_finite_actual > 0 || report.non_finite_expected > 0;
+  if (non_finite)
+    text += fmt::format("max abs error NaN ({} NaN/Inf in the optimized output, {} in the "
+                        "baseline's; {:.3g} over the finite errors), max rel error {:.3g}",
+                        report.non_finite_actual, report.non_finite_expected,
+                        report.max_abs_error, report.max_rel_error);
+  else
+    text += fmt::format("max abs error {:.3g}, max rel error {:.3g}", report.max_abs_error,
+                        report.max_rel_error);
   if (report.mismatches > 0)
     text += fmt::format("; first at index {}: baseline {:.9g}, optimized {:.9g}",
                         report.first_mismatch, report.first_expected, report.first_actual);
   return text;
+}
+
+}  // namespace aisp
+
+namespace aisp {
+
+ToleranceReport compare_tensors(const Tensor& expected, const Tensor& actual,
+                                const Tolerance& tolerance, cudaStream_t stream) {
+  if (expected.dtype() != actual.dtype() || expected.count() != actual.count()) {
+    ToleranceReport report;
+    report.mismatches = expected.count();
+    return report;
+  }
+  const auto on_device = [](const Tensor& t) {
+    return t.memory() == Memory::device || t.memory() == Memory::managed;
+  };
+  if (on_device(expected) && on_device(actual))
+    return compare_on_device(expected.dtype(), expected.data(), actual.data(), expected.count(),
+                             tolerance, stream);
+  if (stream != nullptr && (on_device(expected) || on_device(actual)))
+    return compare_within_tolerance(expected.dtype(), read_tensor_bytes(expected, stream),
+                                    read_tensor_bytes(actual, stream), tolerance);
+  if (stream != nullptr) AISP_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return compare_within_tolerance(
+      expected.dtype(), {static_cast<const unsigned char*>(expected.data()), expected.bytes()},
+      {static_cast<const unsigned char*>(actual.data()), actual.bytes()}, tolerance);
 }
 
 }  // namespace aisp

@@ -3,6 +3,8 @@
 // otherwise. The numbers in each outcome's detail are the ones compared.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <span>
 #include <string>
 
@@ -26,9 +28,12 @@ std::size_t count_non_finite(DType dtype, std::span<const unsigned char> bytes);
 struct ToleranceReport {
   bool passed = false;
   std::size_t mismatches = 0;
-  double max_abs_error = 0, max_rel_error = 0;
+  double max_abs_error = 0, max_rel_error = 0;  // over the elements whose error is finite
   std::size_t first_mismatch = 0;
   double first_expected = 0, first_actual = 0;
+  // NaN/Inf elements: a NaN error is a mismatch but has no size, so the maxima above leave it
+  // out and describe() names these counts instead of reporting "max abs error 0".
+  std::size_t non_finite_expected = 0, non_finite_actual = 0;
 };
 
 ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned char> expected,
@@ -37,5 +42,19 @@ ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned c
 
 std::string describe(const ToleranceReport& report, const Tolerance& tolerance,
                      const std::string& output_name, std::size_t count);
+
+// Compares two tensors of one dtype and count where they live: on the GPU when both are device
+// or managed memory (one pass, nothing copied to the host but the tally; verify/
+// device_comparison.cu), on the host otherwise (in place for host and pinned memory). The
+// checks of timed calls and of varied inputs compare whole outputs this way at a fixed small
+// cost per pair.
+ToleranceReport compare_tensors(const Tensor& expected, const Tensor& actual,
+                                const Tolerance& tolerance, cudaStream_t stream);
+
+// The device pass behind compare_tensors: `expected` and `actual` hold `count` elements of
+// `dtype` in device (or managed) memory. Enqueued on `stream`, which is synchronized.
+ToleranceReport compare_on_device(DType dtype, const void* expected, const void* actual,
+                                  std::size_t count, const Tolerance& tolerance,
+                                  cudaStream_t stream);
 
 }  // namespace aisp

@@ -14,6 +14,9 @@
 
 #include "aisp/check.hpp"
 #include "core/element_decoding.hpp"
+#include "core/random_fill.hpp"
+#include "core/secret_seed.hpp"
+#include "system/thread_census.hpp"
 #include "verify/content_hash.hpp"
 #include "verify/content_hash_mix.hpp"
 #include "verify/output_comparison.hpp"
@@ -66,30 +69,20 @@ HostBytes read_tensor_sample(const Tensor& t, const SampleLayout& layout, cudaSt
   return sample_of(static_cast<const unsigned char*>(t.data()), width, layout);
 }
 
-long live_host_threads() {
-  std::error_code error;
-  long count = 0;
-  for (auto it = std::filesystem::directory_iterator("/proc/self/task", error);
-       !error && it != std::filesystem::directory_iterator(); it.increment(error))
-    ++count;
-  return count;
-}
-
-// A thread that run() joined can still be listed in /proc/self/task for some microseconds: join
-// returns once the thread has cleared its id, before the kernel has removed the task (measured:
-// 153 of 20000 join-then-count checks saw one). So more threads than before run() count as escaped
-// work only if they are still there after a short grace period; the escaping-thread cheat
-// (ch92:thread_escape) sleeps 50 ms, far longer.
-constexpr auto kThreadExitGrace = std::chrono::milliseconds(5);
-
-long threads_left_after(long threads_before) {
-  const auto deadline = std::chrono::steady_clock::now() + kThreadExitGrace;
-  long extra = live_host_threads() - threads_before;
-  while (extra > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-    extra = live_host_threads() - threads_before;
-  }
-  return extra;
+// Threads run() (or setup()) left running: started since `before` and not exiting. A thread
+// that run() joined can stay listed for microseconds, but flagged as exiting (PF_EXITING; on
+// this machine 4-8 of 20000 join-then-census checks saw one, every one of them exiting), so no
+// grace period is needed: a thread still working when run() returns is work the timer did not
+// see, however soon it ends. GPU variants exempt the CUDA driver's own helper threads.
+std::vector<HostThread> threads_left_since(const std::vector<HostThread>& before, bool gpu) {
+  std::vector<HostThread> left = threads_started_since(before, host_thread_census(), gpu);
+  // The check has its answer; before verification goes on (and frees the buffers such a thread
+  // may still write), give the threads time to end, so the cheat fails the pair, not the worker.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (!threads_started_since(before, host_thread_census(), gpu).empty() &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return left;
 }
 
 bool overlaps(const Tensor& a, const Tensor& b) {
@@ -102,7 +95,7 @@ bool overlaps(const Tensor& a, const Tensor& b) {
 struct Observation {
   std::vector<HostBytes> outputs;
   std::vector<std::string> mutated_inputs;
-  long threads_left_running = 0;
+  std::vector<HostThread> threads_left_running;
   long long device_bytes_allocated = 0;
   std::string policy_drift;  // empty when the harness's policies are intact
   std::string l2_policy;     // empty when no persisting-L2 state was left set
@@ -113,9 +106,11 @@ class VerifiedVariant {
  public:
   VerifiedVariant(const BenchmarkFactory& factory, const ContextOptions& options)
       : options_(options), context_(make_context(options)), variant_(factory()) {
+    const std::vector<HostThread> before_setup = host_thread_census();
     variant_->setup(*context_);
     if (gpu())
       AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    threads_left_by_setup = threads_started_since(before_setup, host_thread_census(), gpu());
     // After setup: a signature may record what setup found.
     signature = variant_->signature();
     workload = variant_->workload();
@@ -162,18 +157,20 @@ class VerifiedVariant {
     std::size_t free_before = 0, free_after = 0, total = 0;
     if (gpu())
       AISP_CUDA_CHECK(cudaMemGetInfo(&free_before, &total));
-    const long threads_before = live_host_threads();
+    const std::vector<HostThread> threads_before = host_thread_census();
     if (gpu() && cudaDeviceGetLimit(&persisting_limit_before_, cudaLimitPersistingL2CacheSize) !=
                      cudaSuccess)
       cudaGetLastError();
 
     variant_->run(*context_);
+    // A CPU variant's work must be done when run() returns: look at once. A GPU variant's host
+    // side is looked at after the device-wide synchronize (its timed region ends there too).
+    if (!gpu()) seen.threads_left_running = threads_left_since(threads_before, false);
     if (gpu()) {
       AISP_CUDA_CHECK(cudaGetLastError());
       AISP_CUDA_CHECK(cudaDeviceSynchronize());
+      seen.threads_left_running = threads_left_since(threads_before, true);
     }
-
-    seen.threads_left_running = threads_left_after(threads_before);
     if (gpu()) {
       AISP_CUDA_CHECK(cudaMemGetInfo(&free_after, &total));
       seen.device_bytes_allocated =
@@ -187,6 +184,27 @@ class VerifiedVariant {
       seen.outputs.push_back(read_tensor_bytes(out, options_.stream));
     return seen;
   }
+
+  // run() once on the inputs setup left, nothing looked at: for comparing the outputs in place
+  // (compare_tensors) without reading them back.
+  // Outputs are poisoned first, as for every verification call: these calls are verification's
+  // (it is the timed calls' checks that must look like timed calls).
+  void run_only() {
+    for (const auto& out : outputs) poison_tensor(out, options_.stream);
+    const std::vector<HostThread> threads_before = host_thread_census();
+    variant_->run(*context_);
+    if (gpu()) {
+      AISP_CUDA_CHECK(cudaGetLastError());
+      AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    // Not a check here (check_run holds the verified runs to it), but no thread run() left may
+    // outlive the buffers it writes.
+    static_cast<void>(threads_left_since(threads_before, gpu()));
+  }
+
+  const std::vector<Tensor>& tensors() const { return context_->tensors(); }
+  const std::vector<FillRecord>& fills() const { return context_->state().fills; }
+  std::optional<InputDomain> input_domain() const { return variant_->input_domain(); }
 
   // Overwrites this instance's inputs, in place, with the same-named inputs of `donor`.
   void take_inputs_from(const VerifiedVariant& donor) {
@@ -238,6 +256,7 @@ class VerifiedVariant {
   std::optional<LowerPrecision> lower_precision;
   std::vector<Tensor> outputs;
   std::vector<std::string> foreign_outputs;
+  std::vector<HostThread> threads_left_by_setup;  // still running after setup() returned
 
  private:
   bool gpu() const { return options_.device >= 0; }
@@ -302,12 +321,13 @@ void check_run(Verification& v, const char* who, const Observation& seen, bool s
   // The CUDA driver starts helper threads of its own on first use (unified-memory fault
   // handling, for one): for GPU variants only a settled run is held to the thread count.
   if (!gpu || settled)
-    add(v, "no_work_after_return", seen.threads_left_running <= 0,
-        seen.threads_left_running <= 0
+    add(v, "no_work_after_return", seen.threads_left_running.empty(),
+        seen.threads_left_running.empty()
             ? fmt::format("{}: no host threads left running after run()", who)
-            : fmt::format("{}: {} host thread(s) still running after run() returned: work escaping "
-                          "the timed region",
-                          who, seen.threads_left_running));
+            : fmt::format("{}: {} host thread(s) still running when run() returned ({}): work "
+                          "escaping the timed region; join every thread inside run()",
+                          who, seen.threads_left_running.size(),
+                          describe_threads(seen.threads_left_running)));
   add(v, "policies_unchanged", seen.policy_drift.empty(),
       seen.policy_drift.empty() ? fmt::format("{}: math mode as the harness set it", who)
                                 : fmt::format("{}: {}", who, seen.policy_drift));
@@ -394,19 +414,25 @@ std::string vacuous_tolerance(const Tensor& meta, const HostBytes& expected,
   return {};
 }
 
-// Up to 2048 elements spread over the output, the same every run, both ends included.
-std::vector<std::size_t> reference_sample(std::size_t count) {
+// Up to 2048 distinct elements of the output, drawn from `seed`, a seed of each verification
+// the variant cannot read (draw_secret_seed): a variant exact at positions it could know and
+// sloppy elsewhere has nowhere to be exact. With 2048 uniform positions, a variant that lowers
+// precision on a fraction f of the output has ~2048·f of them in the sample (20 at f = 1%), and
+// its RMS error there is what the check compares.
+std::vector<std::size_t> reference_sample(std::size_t count, std::uint64_t seed) {
   constexpr std::size_t kSamples = 2048;
   std::vector<std::size_t> indices;
   if (count <= kSamples) {
     for (std::size_t i = 0; i < count; ++i) indices.push_back(i);
     return indices;
   }
-  indices = {0, count - 1};
-  for (std::uint64_t k = 1; indices.size() < kSamples; ++k)
-    indices.push_back(detail::mix64(0x243F6A8885A308D3ull + k * 0x9E3779B97F4A7C15ull) % count);
-  std::sort(indices.begin(), indices.end());
-  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  for (std::uint64_t k = 0; indices.size() < kSamples; ++k) {
+    indices.push_back(detail::mix64(seed + k * 0x9E3779B97F4A7C15ull) % count);
+    if (indices.size() == kSamples) {
+      std::sort(indices.begin(), indices.end());
+      indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+    }
+  }
   return indices;
 }
 
@@ -471,7 +497,8 @@ std::string declaration_problem(const LowerPrecision& declared) {
 // tolerance when the baseline is closer than that (so rounding-order noise never trips it).
 std::optional<PrecisionResult> check_precision(Verification& v, const VerifiedVariant& baseline,
                                                const VerifiedVariant& optimized,
-                                               const Observation& b1, const Observation& o1) {
+                                               const Observation& b1, const Observation& o1,
+                                               std::uint64_t sample_seed) {
   constexpr double kPrecisionFactor = 4.0;
   const Benchmark::ReferenceFunction reference = baseline.reference();
   const bool declared = baseline.lower_precision || optimized.lower_precision;
@@ -506,7 +533,7 @@ std::optional<PrecisionResult> check_precision(Verification& v, const VerifiedVa
   for (std::size_t i = 0; i < baseline.outputs.size(); ++i) {
     const Tensor& meta = baseline.outputs[i];
     if (!dtype_is_floating(meta.dtype())) continue;
-    const std::vector<std::size_t> indices = reference_sample(meta.count());
+    const std::vector<std::size_t> indices = reference_sample(meta.count(), sample_seed + i);
     std::vector<double> expected;
     expected.reserve(indices.size());
     for (std::size_t index : indices) expected.push_back(reference(inputs, i, index));
@@ -535,16 +562,157 @@ std::optional<PrecisionResult> check_precision(Verification& v, const VerifiedVa
     const double allowed = kPrecisionFactor * std::max(baseline_error, floor);
     const bool kept = optimized_error <= allowed;
     add(v, "precision_preserved", kept,
-        fmt::format("{}: relative RMS error against the float64 reference over {} sampled "
-                    "elements: optimized {:.3g}, baseline {:.3g} (allowed {:g} x max(baseline, "
-                    "{:g}) = {:.3g}){}",
-                    meta.name(), indices.size(), optimized_error, baseline_error, kPrecisionFactor,
-                    floor, allowed,
+        fmt::format("{}: relative RMS error against the float64 reference over {} elements "
+                    "sampled at random (seed {:#x}, drawn for this run): optimized {:.3g}, "
+                    "baseline {:.3g} (allowed {:g} x max(baseline, {:g}) = {:.3g}){}",
+                    meta.name(), indices.size(), sample_seed + i, optimized_error, baseline_error,
+                    kPrecisionFactor, floor, allowed,
                     kept ? ""
                          : ": lower precision than the problem's dtype; declare it if on "
                            "purpose (Benchmark::lower_precision)"));
   }
   return precision;
+}
+
+// Roles are part of the problem: a tensor that is an input in one variant is an input in the
+// other (hashed before and after run(), refreshed with new inputs), by name. Otherwise a variant
+// could declare its copy of an input as scratch and write to it unseen. An input only one
+// variant has (a derived form it keeps as an input, like ch07's presorted indices) is allowed:
+// it is hashed and refreshed like the others. A filled tensor may be scratch (ch05 fills the
+// contents it writes to a file in setup; the file is what run() reads).
+std::string role_mismatch(const VerifiedVariant& baseline, const VerifiedVariant& optimized) {
+  std::vector<std::string> problems;
+  for (const Tensor& t : baseline.tensors()) {
+    const auto theirs = std::find_if(optimized.tensors().begin(), optimized.tensors().end(),
+                                     [&](const Tensor& o) { return o.name() == t.name(); });
+    if (theirs == optimized.tensors().end()) {
+      if (t.role() == Role::input)
+        problems.push_back(fmt::format("the baseline's input '{}' is not a tensor of the "
+                                       "optimized variant",
+                                       t.name()));
+    } else if (theirs->role() != t.role() &&
+               (t.role() == Role::input || theirs->role() == Role::input)) {
+      problems.push_back(fmt::format("'{}' is {} in the baseline but {} in the optimized variant",
+                                     t.name(), role_name(t.role()), role_name(theirs->role())));
+    }
+  }
+  return problems.empty()
+             ? std::string{}
+             : fmt::format("{}: give a tensor the same role in both variants (inputs are hashed "
+                           "before and after run() and refreshed with new values; scratch and "
+                           "outputs are not)",
+                           fmt::join(problems, "; "));
+}
+
+// Threads a setup() left running (see threads_left_since). GPU variants are held to it from
+// their second setup on: the first use of a library may start helpers of its own.
+void note_setup_threads(std::vector<std::string>& found, const char* who,
+                        const VerifiedVariant& variant, bool settled, bool gpu) {
+  if ((!gpu || settled) && !variant.threads_left_by_setup.empty())
+    found.push_back(fmt::format("{}: {} thread(s) started in setup() still running after it "
+                                "returned ({})",
+                                who, variant.threads_left_by_setup.size(),
+                                describe_threads(variant.threads_left_by_setup)));
+}
+
+// The pair's input domain: the stricter of the two variants' (a pair declares it in its problem
+// class, so both agree).
+InputDomain pair_input_domain(const VerifiedVariant& baseline, const VerifiedVariant& optimized) {
+  InputDomain domain;
+  for (const VerifiedVariant* variant : {&baseline, &optimized}) {
+    if (const auto declared = variant->input_domain()) {
+      domain.offset = domain.offset && declared->offset;
+      domain.wide_range = domain.wide_range && declared->wide_range;
+      if (domain.justification.empty()) domain.justification = declared->justification;
+    }
+  }
+  return domain;
+}
+
+// Varied inputs: the pair once more on each distribution of detail::InputDistribution beyond
+// uniform that its domain and its inputs' dtypes allow, fresh instances of both variants filled
+// from a new seed, outputs compared in place (on the GPU for device tensors). Where the
+// outputs disagree and the baseline gives a float64 reference, the optimized variant still
+// passes when its error on those inputs is within kPrecisionFactor of the baseline's: the
+// tolerance was written for [-1, 1), the check asks whether the optimized variant is less
+// accurate than the baseline away from it.
+void check_varied_inputs(Verification& v, const BenchmarkFactory& baseline_factory,
+                         const BenchmarkFactory& optimized_factory, const ContextOptions& options,
+                         const InputDomain& domain, const std::vector<FillRecord>& fills,
+                         const std::vector<Tolerance>& tolerances, std::uint64_t sample_seed,
+                         std::vector<std::string>& setup_threads) {
+  using detail::InputDistribution;
+  for (const InputDistribution distribution :
+       {InputDistribution::offset, InputDistribution::wide_range}) {
+    const std::string_view name = detail::input_distribution_name(distribution);
+    const bool declared_off = distribution == InputDistribution::offset ? !domain.offset
+                                                                        : !domain.wide_range;
+    if (declared_off) {
+      add(v, "varied_inputs_agree", !domain.justification.empty(),
+          domain.justification.empty()
+              ? fmt::format("{}: turned off by input_domain() without a justification; say why "
+                            "the problem is not defined there",
+                            name)
+              : fmt::format("{}: not tried: input_domain() restricts it ({})", name,
+                            domain.justification));
+      continue;
+    }
+    const bool any_allowed = std::any_of(fills.begin(), fills.end(), [&](const FillRecord& f) {
+      return !f.integer && detail::distribution_allowed(f.dtype, distribution);
+    });
+    if (!any_allowed) {
+      add(v, "varied_inputs_agree", true,
+          fmt::format("{}: not tried: no input is filled by ctx.fill_uniform in a dtype that can "
+                      "hold it (fp8 and integer inputs keep their distribution)",
+                      name));
+      continue;
+    }
+    ContextOptions varied = options;
+    varied.seed = options.seed * 0xD1B54A32D192ED03ull + 7 + static_cast<std::uint64_t>(distribution);
+    varied.distribution = distribution;
+    VerifiedVariant baseline(baseline_factory, varied);
+    VerifiedVariant optimized(optimized_factory, varied);
+    note_setup_threads(setup_threads, "baseline", baseline, true, options.device >= 0);
+    note_setup_threads(setup_threads, "optimized", optimized, true, options.device >= 0);
+    baseline.run_only();
+    optimized.run_only();
+    const Benchmark::ReferenceFunction reference = baseline.reference();
+    std::optional<HostInputs> host_inputs;
+    for (std::size_t i = 0; i < baseline.outputs.size() && i < optimized.outputs.size(); ++i) {
+      const Tensor& expected = baseline.outputs[i];
+      const Tensor& actual = optimized.outputs[i];
+      const Tolerance& tolerance = tolerances[i];
+      const ToleranceReport report = compare_tensors(expected, actual, tolerance, options.stream);
+      std::string detail = fmt::format("{} inputs: {}", name,
+                                       describe(report, tolerance, expected.name(), expected.count()));
+      bool passed = report.passed;
+      if (!passed && reference && dtype_is_floating(expected.dtype())) {
+        if (!host_inputs) host_inputs = baseline.host_inputs();
+        const std::vector<std::size_t> indices =
+            reference_sample(expected.count(), sample_seed ^ (0xA5A5ull + i));
+        std::vector<double> wanted;
+        for (std::size_t index : indices) wanted.push_back(reference(*host_inputs, i, index));
+        const HostBytes b = read_tensor_bytes(expected, options.stream);
+        const HostBytes o = read_tensor_bytes(actual, options.stream);
+        const double baseline_error = relative_rms_error(expected.dtype(), b, indices, wanted);
+        const double optimized_error = relative_rms_error(expected.dtype(), o, indices, wanted);
+        constexpr double kPrecisionFactor = 4.0;
+        const double allowed =
+            kPrecisionFactor * std::max(baseline_error, Tolerance::for_dtype(expected.dtype()).rtol);
+        passed = optimized_error <= allowed;
+        detail += fmt::format("; against the float64 reference: optimized relative RMS error "
+                              "{:.3g}, baseline {:.3g} (allowed {:.3g}): {}",
+                              optimized_error, baseline_error, allowed,
+                              passed ? "the optimized variant is as accurate as the baseline "
+                                       "there, the tolerance is what does not fit"
+                                     : "the optimized variant loses accuracy on these inputs");
+      } else if (!passed) {
+        detail += ": the variants disagree on inputs away from [-1, 1) (numerically unstable: "
+                  "cancellation, overflow?); fix it, or declare input_domain() with a reason";
+      }
+      add(v, "varied_inputs_agree", passed, detail);
+    }
+  }
 }
 
 }  // namespace
@@ -603,8 +771,17 @@ Verification verify_pair(const BenchmarkFactory& baseline_factory,
       aliased.empty()
           ? "no output overlaps an input"
           : fmt::format("optimized output overlaps input: {}", fmt::join(aliased, ", ")));
+  const std::string roles = role_mismatch(*baseline, *optimized);
+  add(v, "input_roles_equal", roles.empty(),
+      roles.empty() ? "every tensor that is an input in one variant is an input in the other"
+                    : roles);
   check_run(v, "baseline", b1, false, options.device >= 0);
   check_run(v, "optimized", o1, false, options.device >= 0);
+  std::vector<std::string> setup_threads;
+  note_setup_threads(setup_threads, "baseline", *baseline, false, options.device >= 0);
+  note_setup_threads(setup_threads, "optimized", *optimized, false, options.device >= 0);
+  const InputDomain domain = pair_input_domain(*baseline, *optimized);
+  const std::vector<FillRecord> baseline_fills = baseline->fills();
 
   // Integer outputs: each variant once more, same inputs, under the other poison pattern.
   const bool integer_outputs = std::any_of(bo.begin(), bo.end(), [](const Tensor& t) {
@@ -656,8 +833,9 @@ Verification verify_pair(const BenchmarkFactory& baseline_factory,
     add(v, "within_tolerance", report.passed,
         describe(report, tolerance, meta.name(), meta.count()));
   }
+  const std::uint64_t sample_seed = draw_secret_seed();
   std::optional<PrecisionResult> measured_precision =
-      check_precision(v, *baseline, *optimized, b1, o1);
+      check_precision(v, *baseline, *optimized, b1, o1, sample_seed);
   if (precision != nullptr)
     *precision = std::move(measured_precision);
   baseline.reset();
@@ -665,19 +843,29 @@ Verification verify_pair(const BenchmarkFactory& baseline_factory,
   // Second seed: the baseline afresh; the optimized instance keeps its buffers and gets the new
   // inputs written in place, so a result cached by address, by instance or in static state
   // shows up as a mismatch.
-  const Observation b2 = VerifiedVariant(baseline_factory, second).run();
+  Observation b2;
+  {
+    VerifiedVariant baseline_second(baseline_factory, second);
+    note_setup_threads(setup_threads, "baseline (second seed)", baseline_second, true,
+                       options.device >= 0);
+    b2 = baseline_second.run();
+  }
   Observation o2;
   std::string how;
   if (!optimized->inputs().empty()) {
     {
       const VerifiedVariant donor(optimized_factory, second);
+      note_setup_threads(setup_threads, "optimized (second seed)", donor, true,
+                         options.device >= 0);
       optimized->take_inputs_from(donor);
     }
     o2 = optimized->run();
     how = "new inputs written in place into the same buffers";
   } else {
     optimized.reset();
-    o2 = VerifiedVariant(optimized_factory, second).run();
+    VerifiedVariant fresh(optimized_factory, second);
+    note_setup_threads(setup_threads, "optimized (second seed)", fresh, true, options.device >= 0);
+    o2 = fresh.run();
     how = "a fresh instance with a new seed (the variant has no harness-owned inputs)";
   }
   check_run(v, "optimized (second run)", o2, true, options.device >= 0);
@@ -693,6 +881,16 @@ Verification verify_pair(const BenchmarkFactory& baseline_factory,
       seed_matters ? "a new seed changes the baseline's output"
                    : "the outputs are identical for two seeds: verification cannot tell a cached "
                      "answer from a computed one; fill inputs from ctx.seed()");
+
+  optimized.reset();
+  check_varied_inputs(v, baseline_factory, optimized_factory, options, domain, baseline_fills,
+                      tolerances, sample_seed, setup_threads);
+  add(v, "no_threads_outside_run", setup_threads.empty(),
+      setup_threads.empty()
+          ? "no thread started in setup() outlived it"
+          : fmt::format("{}: a thread alive outside its variant's run() takes a core from the other "
+                        "variant while that one is timed; start and join threads inside run()",
+                        fmt::join(setup_threads, "; ")));
 
   v.passed =
       std::all_of(v.checks.begin(), v.checks.end(), [](const CheckOutcome& c) { return c.passed; });

@@ -16,7 +16,11 @@
 #include "measure/nvtx_ranges.hpp"
 #include "measure/roofline.hpp"
 #include "measure/statistics.hpp"
+#include "measure/timing_method_choice.hpp"
 #include "measure/variant_timer.hpp"
+#include "core/secret_seed.hpp"
+#include "system/thread_census.hpp"
+#include "worker/timed_call_checks.hpp"
 #include "system/device_snapshot.hpp"
 #include "system/nvml_probe.hpp"
 #include "system/system_info.hpp"
@@ -109,7 +113,8 @@ double calibrate_launch_overhead_ms(L2Flusher& flusher, cudaStream_t stream) {
 // thread launching later) still delays the device-wide synchronize: host time then exceeds
 // event time by more than the calibrated overhead. And no variant runs faster than its roofline
 // floor: beyond it, the measurement or the work is wrong.
-void check_timing_integrity(PairResult& result, double launch_overhead_ms) {
+void check_timing_integrity(PairResult& result, double launch_overhead_ms,
+                            const std::string& no_roofline) {
   constexpr double kRooflineSlack = 1.10;  // ceilings are medians of measurements themselves
   for (const auto* m : {&*result.baseline, &*result.optimized}) {
     if (m->method != TimingMethod::host_clock) {
@@ -127,6 +132,10 @@ void check_timing_integrity(PairResult& result, double launch_overhead_ms) {
                                                 "returned")});
     }
   }
+  if (!result.roofline && !no_roofline.empty())
+    // Not silent: a pair whose ceiling is not measured here cannot be refused as implausible.
+    result.verification.checks.push_back(
+        {"within_roofline", true, "not checked: " + no_roofline});
   for (const auto& [roofline, who] :
        {std::pair{&result.roofline, "optimized"}, std::pair{&result.baseline_roofline, "baseline"}}) {
     if (!roofline->has_value()) continue;
@@ -170,6 +179,69 @@ void enforce_failed_checks(PairResult& result, VerifyPhase phase, std::string_vi
     result.reason.clear();
     return;
   }
+}
+
+// One method for the pair (measure/timing_method_choice.hpp): both replayed as a CUDA graph,
+// or both timed per call. A capture that fails on one side leaves both per call unless the other
+// variant forces graph replay.
+void choose_timing_methods(VariantTimer& baseline, VariantTimer& optimized,
+                           const MeasurementSettings& settings) {
+  const TimingCandidate b = baseline.candidate(), o = optimized.candidate();
+  const PairTimingChoice choice = choose_pair_timing(b, o, settings.graph_below_us);
+  const bool b_graph = choice.baseline_graph && baseline.use_graph(settings, choice.baseline_note);
+  const bool o_graph =
+      choice.optimized_graph && optimized.use_graph(settings, choice.optimized_note);
+  if (!choice.baseline_graph) baseline.use_per_call(choice.baseline_note);
+  if (!choice.optimized_graph) optimized.use_per_call(choice.optimized_note);
+  if (b_graph && !o_graph && b.mode != TimingMode::graph && choice.optimized_graph)
+    baseline.use_per_call("timed per call like its partner, whose graph capture failed (" +
+                          optimized.method_note() + ")");
+  if (o_graph && !b_graph && o.mode != TimingMode::graph && choice.baseline_graph)
+    optimized.use_per_call("timed per call like its partner, whose graph capture failed (" +
+                           baseline.method_note() + ")");
+}
+
+// Both variants timed by one method, unless a variant says why not.
+void check_timing_methods(std::vector<CheckOutcome>& checks, VariantTimer& baseline,
+                          VariantTimer& optimized) {
+  const bool same = baseline.method() == optimized.method();
+  std::string justification = optimized.instance(0).timing_asymmetry_justification();
+  if (justification.empty()) justification = baseline.instance(0).timing_asymmetry_justification();
+  const std::string methods =
+      fmt::format("baseline {} ({}), optimized {} ({})", timing_method_name(baseline.method()),
+                  baseline.method_note(), timing_method_name(optimized.method()),
+                  optimized.method_note());
+  checks.push_back(
+      {"timing_methods_equal", same || !justification.empty(),
+       same ? methods
+       : !justification.empty()
+           ? fmt::format("{}; timed differently on purpose: {}", methods, justification)
+           : fmt::format("{}: the variants are timed by different methods, so launch overhead "
+                         "counts for one and not the other; use one timing_mode() for both, or "
+                         "give timing_asymmetry_justification()",
+                         methods)});
+}
+
+// Threads alive outside their variant's run(): started in a timing setup or warm-up and still
+// running when sampling began, or seen by a timer before a sample or after a CPU run().
+void check_timing_threads(std::vector<CheckOutcome>& checks,
+                          const std::vector<HostThread>& setup_threads, VariantTimer& baseline,
+                          VariantTimer& optimized) {
+  std::vector<std::string> seen;
+  if (!setup_threads.empty())
+    seen.push_back(fmt::format("{} thread(s) started while the timers set up and warmed up, still "
+                               "running when sampling began ({})",
+                               setup_threads.size(), describe_threads(setup_threads)));
+  for (auto [timer, who] : {std::pair{&baseline, "baseline"}, std::pair{&optimized, "optimized"}})
+    for (const std::string& sighting : timer->thread_sightings())
+      seen.push_back(fmt::format("{}: {}", who, sighting));
+  checks.push_back(
+      {"no_threads_outside_run", seen.empty(),
+       seen.empty() ? "during timing, no thread was alive outside its variant's run()"
+                    : fmt::format("{}: a thread alive outside its variant's run() takes a core "
+                                  "from the other variant while it is timed, or does work no "
+                                  "timer saw; start and join threads inside run()",
+                                  fmt::join(seen, "; "))});
 }
 
 }  // namespace
@@ -245,25 +317,46 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   if (gpu) flusher = std::make_unique<L2Flusher>(0, options.stream);
   const double launch_overhead_ms =
       gpu ? calibrate_launch_overhead_ms(*flusher, options.stream) : 0;
+  const std::vector<HostThread> threads_before_timing = host_thread_census();
   VariantTimer baseline(pair.baseline->factory, options, flusher.get(),
                         nvtx_label(pair.target, pair.baseline->stem));
   VariantTimer optimized(pair.optimized->factory, options, flusher.get(),
                          nvtx_label(pair.target, pair.optimized->stem));
-  baseline.prepare(settings);
-  optimized.prepare(settings);
+  baseline.warm_up(settings);
+  optimized.warm_up(settings);
+  choose_timing_methods(baseline, optimized, settings);
   // The pair's library reference, when a third variant: the third participant of the sampling.
+  // Prepared on its own (its own timing method: it is a reference, not a partner in the pair's
+  // comparison) and before the thread census, so its setup's threads are not counted against the
+  // pair.
   LibraryReferencePlan library = plan_library_reference(pair);
   std::optional<LibraryReferenceTimer> reference;
   if (library.reference != nullptr)
     reference.emplace(*library.reference, library.comparison->library, pair.target, gpu, options,
                       flusher.get(), settings);
-  std::vector<SampleSource*> sources{&baseline, &optimized};
-  if (reference && reference->timer() != nullptr)
-    sources.push_back(reference->timer());
+  // From here on no thread may be alive that was not before the timers were set up.
+  const std::vector<HostThread> threads_after_setup = host_thread_census();
+  const std::vector<HostThread> setup_threads =
+      threads_started_since(threads_before_timing, threads_after_setup, gpu);
+  baseline.watch_threads(threads_after_setup, gpu);
+  optimized.watch_threads(threads_after_setup, gpu);
 
   channel.phase("timing");
+  TimedCallChecker checker(baseline, optimized, pair.baseline->factory, pair.optimized->factory,
+                           options, draw_secret_seed());
+  std::vector<SampleSource*> sources{&baseline, &checker.optimized_source()};
+  if (reference && reference->timer() != nullptr)
+    sources.push_back(reference->timer());
   InterleavedSeries samples = sample_interleaved(sources, settings, steady_wall_clock());
   if (gpu) result.gpu_after = nvml.read_state(bus);
+  {
+    // Traces only after the samples: CUPTI is loaded in no process that is still timing.
+    std::optional<KernelTracer> tracer;
+    if (gpu) tracer.emplace();
+    checker.finish(result.verification.checks, tracer ? &*tracer : nullptr);
+  }
+  check_timing_methods(result.verification.checks, baseline, optimized);
+  check_timing_threads(result.verification.checks, setup_threads, baseline, optimized);
 
   result.baseline =
       summarize_variant(pair.baseline->stem, baseline, samples.samples[0], samples.wall_s);
@@ -286,11 +379,12 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
     result.library = std::move(library.comparison);
   }
   const std::string key = visible_hardware_key(gpu);
-  result.roofline =
-      compute_roofline(workload, result.optimized->stats.median, key, request.peaks_dir, nullptr);
+  std::string no_roofline;
+  result.roofline = compute_roofline(workload, result.optimized->stats.median, key,
+                                     request.peaks_dir, &no_roofline);
   result.baseline_roofline =
       compute_roofline(workload, result.baseline->stats.median, key, request.peaks_dir, nullptr);
-  check_timing_integrity(result, launch_overhead_ms);
+  check_timing_integrity(result, launch_overhead_ms, no_roofline);
   result.verification.passed =
       std::all_of(result.verification.checks.begin(), result.verification.checks.end(),
                   [](const CheckOutcome& c) { return c.passed; });

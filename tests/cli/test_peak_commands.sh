@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `bench theoretical-peak`: list, one GPU as JSON, an unknown name (exit 2 with suggestions);
-# `bench peak` without a GPU exits 1 saying it needs one (on a GPU machine that case is skipped:
-# tests/gpu/test_bench_peak.sh runs it there).
+# `bench peak` without a GPU measures the host's memory bandwidth alone and says the GPU figures
+# were skipped (on a GPU machine that case is skipped: tests/gpu/test_bench_peak.sh runs it
+# there).
 # Arguments: $1 the aisp binary, $2 the aisp_test_suite binary, $3 a scratch directory.
 set -u
 
@@ -83,11 +84,31 @@ grep -qF "graph_node_launch" "$work/stderr" || fail "--figures: the message does
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   echo "skip bench peak without a GPU: this machine has one"
 else
-  expect "bench peak without a GPU" 1 "bench peak needs a GPU: " stderr \
+  # Without a GPU: the host's memory bandwidth alone, stored under the host's key; every GPU
+  # figure skipped with the reason.
+  expect "bench peak without a GPU measures the host" 0 "bench peak: no GPU (" stderr \
     "$aisp" bench peak --quick --peaks-dir "$work/peaks"
-  [[ -e $work/peaks ]] && fail "bench peak without a GPU wrote $work/peaks"
-  expect "bench peak --json without a GPU" 1 "bench peak needs a GPU: " stderr \
+  grep -qF "host memory copy" "$work/stdout" || fail "bench peak without a GPU: no host figure row"
+  expect "bench peak --json without a GPU" 0 "bench peak: no GPU (" stderr \
     "$aisp" bench peak --json --quick --peaks-dir "$work/peaks"
+  if python3 - "$work/stdout" "$work/peaks" <<'PY'
+import json, os, sys
+report = json.load(open(sys.argv[1]))
+figures = {f["name"]: f for f in report["figures"]}
+host = figures["host_memory_bandwidth"]
+assert host["status"] == "measured" and host["value"] > 0 and host["stored"], host
+assert report["no_gpu"], report["no_gpu"]
+skipped = [f for f in figures.values() if f["name"] != "host_memory_bandwidth"]
+assert skipped and all(f["status"] == "skipped" and f["reason"].startswith("no GPU") for f in skipped)
+stored = json.load(open(os.path.join(sys.argv[2], report["host_key"] + ".json")))["ceilings"]
+assert stored["host_memory_bandwidth"]["value"] == host["value"], stored
+assert report["host_key"].startswith("host_"), report["host_key"]
+PY
+  then
+    echo "ok   bench peak without a GPU stores the host's memory bandwidth under its host key"
+  else
+    fail "bench peak --json without a GPU: not the host figure stored under the host key"
+  fi
 fi
 
 if [[ $failures -ne 0 ]]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine: `bench peak --quick --json` measures every figure it can (exit 0), prints
-# JSON with the figures, and stores the ceilings in <peaks-dir>/<hardware key>.json, in the form
-# the rooflines read; --figures measures only the named figures and keeps the others stored.
+# JSON with the figures, and stores the ceilings in <peaks-dir>/<hardware key>.json (the host's
+# memory bandwidth in <peaks-dir>/<host key>.json), in the form the rooflines read; --figures measures only the named figures and keeps the others stored.
 # Arguments: <aisp> <aisp_test_suite> <work dir>
 set -u
 aisp="$1"; work="$3"
@@ -32,6 +32,10 @@ else:
         entry = ceilings.get(name)
         if not entry or not entry.get("value", 0) > 0 or not entry.get("source"):
             problems.append(f"{path}: {name} missing or not positive: {entry}")
+    host_file = os.path.join(sys.argv[2], report["host_key"] + ".json")
+    host = json.load(open(host_file))["ceilings"].get("host_memory_bandwidth") if os.path.isfile(host_file) else None
+    if not host or not host.get("value", 0) > 0:
+        problems.append(f"{host_file}: host_memory_bandwidth missing or not positive: {host}")
     cc = report["gpu"]["compute_capability"]
     if tuple(map(int, cc.split("."))) >= (8, 9) and "fp8_tensor" not in ceilings:
         problems.append(f"{path}: fp8_tensor missing on a compute capability {cc} GPU")
