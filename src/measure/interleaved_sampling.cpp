@@ -21,7 +21,8 @@ void take_sample(SampleSource& source, SampledVariant& variant) {
 
 InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& optimized,
                                       const MeasurementSettings& settings,
-                                      const WallClock& seconds_since_start) {
+                                      const WallClock& seconds_since_start,
+                                      const RoundObserver& after_round) {
   InterleavedSamples samples{SampledVariant(settings), SampledVariant(settings), 0.0};
   bool baseline_done = false, optimized_done = false;
   for (std::size_t round = 0; !(baseline_done && optimized_done); ++round) {
@@ -39,6 +40,8 @@ InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& opti
     const double t = seconds_since_start();
     baseline_done = baseline_done || samples.baseline.criterion.should_stop(t);
     optimized_done = optimized_done || samples.optimized.criterion.should_stop(t);
+    if (after_round)
+      after_round(samples, t);
   }
   samples.wall_s = seconds_since_start();
   return samples;

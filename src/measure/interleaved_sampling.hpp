@@ -53,12 +53,18 @@ struct InterleavedSamples {
 // Seconds since sampling began; read after every round (baseline and optimized once each).
 using WallClock = std::function<double()>;
 
+// Called after every round with the samples so far and the wall clock's reading: where sampling
+// stands, for progress displays (measure/sampling_progress.hpp). Must not take samples.
+using RoundObserver = std::function<void(const InterleavedSamples&, double seconds_since_start)>;
+
 // Samples both variants in rounds until both criteria (made from `settings`) say stop: in even
 // rounds the baseline samples first, in odd rounds the optimized variant; a variant that has
-// stopped is skipped. Exceptions from a source propagate.
+// stopped is skipped. Exceptions from a source propagate. `after_round`, when set, sees every
+// round.
 InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& optimized,
                                       const MeasurementSettings& settings,
-                                      const WallClock& seconds_since_start);
+                                      const WallClock& seconds_since_start,
+                                      const RoundObserver& after_round = nullptr);
 
 // A WallClock on the steady clock, starting now.
 WallClock steady_wall_clock();

@@ -1,0 +1,40 @@
+#include "measure/sampling_progress.hpp"
+
+#include <fmt/format.h>
+
+namespace aisp {
+namespace {
+
+std::string describe_variant(const char* name, const StoppingCriterion& criterion, double t) {
+  const MeasurementSettings& settings = criterion.settings();
+  if (settings.fixed_samples > 0) {
+    return fmt::format("{} {} of {} samples", name, criterion.count(), settings.fixed_samples);
+  }
+  // A variant that stopped takes no more samples, so its criterion still says stop now.
+  if (criterion.should_stop(t)) {
+    return fmt::format("{} done: {}", name, criterion.reason(t));
+  }
+  if (!criterion.minimums_met()) {
+    return fmt::format("{} {} of min {} samples, {:.2f} of min {:g} s, noise {:.2f}%", name,
+                       criterion.count(), settings.min_samples, criterion.summed_seconds(),
+                       settings.min_time_s, 100 * criterion.noise());
+  }
+  return fmt::format("{} {} samples, noise {:.2f}% (target {:.2f}%)", name, criterion.count(),
+                     100 * criterion.noise(), 100 * settings.max_noise);
+}
+
+}  // namespace
+
+std::string describe_sampling_progress(const InterleavedSamples& samples,
+                                       double seconds_since_start) {
+  const double t = seconds_since_start;
+  std::string text = describe_variant("baseline", samples.baseline.criterion, t) + "; " +
+                     describe_variant("optimized", samples.optimized.criterion, t);
+  if (samples.baseline.criterion.settings().fixed_samples > 0) {
+    return text + fmt::format("; {:.1f} s", t);
+  }
+  return text + fmt::format("; {:.1f} s of max {:g} s", t,
+                            samples.baseline.criterion.settings().max_time_s);
+}
+
+}  // namespace aisp
