@@ -15,9 +15,16 @@ std::string describe_variant(const char* name, const StoppingCriterion& criterio
     return fmt::format("{} done: {}", name, criterion.reason(t));
   }
   if (!criterion.minimums_met()) {
-    return fmt::format("{} {} of min {} samples, {:.2f} of min {:g} s, noise {:.2f}%", name,
-                       criterion.count(), settings.min_samples, criterion.summed_seconds(),
-                       settings.min_time_s, 100 * criterion.noise());
+    // Only what is still missing: the sample count, the summed sample time, or both.
+    std::string missing;
+    if (criterion.count() < static_cast<std::size_t>(settings.min_samples))
+      missing += fmt::format("{} of min {} samples, ", criterion.count(), settings.min_samples);
+    else
+      missing += fmt::format("{} samples, ", criterion.count());
+    if (criterion.summed_seconds() < settings.min_time_s)
+      missing +=
+          fmt::format("{:.2f} of min {:g} s, ", criterion.summed_seconds(), settings.min_time_s);
+    return fmt::format("{} {}noise {:.2f}%", name, missing, 100 * criterion.noise());
   }
   return fmt::format("{} {} samples, noise {:.2f}% (target {:.2f}%)", name, criterion.count(),
                      100 * criterion.noise(), 100 * settings.max_noise);

@@ -39,6 +39,15 @@ TEST(SamplingProgress, SaysWhatEachVariantStillNeeds) {
                   "min 10 samples, 0.00 of min 0.5 s, noise 0.00%; 4.2 s of max 20 s");
 }
 
+TEST(SamplingProgress, OnlyTheMinimumsStillMissingAreNamed) {
+  InterleavedSamples samples{SampledVariant(adaptive()), SampledVariant(adaptive()), 0};
+  feed(samples.baseline.criterion, {0.3, 0.3});                       // time met, samples not
+  feed(samples.optimized.criterion, std::vector<double>(12, 0.001));  // samples met, time not
+  const std::string text = describe_sampling_progress(samples, 1.0);
+  EXPECT_TRUE(contains(text, "baseline 2 of min 10 samples, noise 0.00%;")) << text;
+  EXPECT_TRUE(contains(text, "optimized 12 samples, 0.01 of min 0.5 s, noise 0.00%;")) << text;
+}
+
 TEST(SamplingProgress, NoiseAgainstTheTargetThenWhyItStopped) {
   InterleavedSamples samples{SampledVariant(adaptive()), SampledVariant(adaptive()), 0};
   std::vector<double> noisy;
