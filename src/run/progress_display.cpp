@@ -44,6 +44,11 @@ ProgressDisplay::Clock steady_seconds() {
 ProgressDisplay::ProgressDisplay(ProgressOutput output, std::size_t total, Clock clock)
     : output_(std::move(output)), total_(total), clock_(std::move(clock)) {}
 
+ProgressDisplay::~ProgressDisplay() {
+  if (output_.terminal && status_shown_)
+    output_.write("\r\033[K");
+}
+
 double ProgressDisplay::elapsed() const { return clock_() - started_; }
 
 void ProgressDisplay::begin(std::size_t index, const std::string& target) {

@@ -29,6 +29,11 @@ class ProgressDisplay {
   using Clock = std::function<double()>;  // seconds, monotonic
 
   ProgressDisplay(ProgressOutput output, std::size_t total, Clock clock);
+  // Clears a status line still shown (a run ended by an exception), so the error printed next
+  // starts on a line of its own.
+  ~ProgressDisplay();
+  ProgressDisplay(const ProgressDisplay&) = delete;
+  ProgressDisplay& operator=(const ProgressDisplay&) = delete;
 
   void begin(std::size_t index, const std::string& target);
   // The worker's phase ("verify", "warmup", "timing", "ncu baseline: start"); clears the detail.

@@ -107,6 +107,19 @@ TEST(ProgressDisplay, TheStatusLineFitsTheTerminal) {
   EXPECT_EQ(shown, "[1/3] ch07:transpose  start: baseline …");  // 38 + the ellipsis
 }
 
+// A run that ends by an exception (a full disk) leaves no half status line before its error.
+TEST(ProgressDisplay, AStatusLineLeftShownIsClearedAtTheEnd) {
+  Fixture f;
+  {
+    ProgressDisplay display = f.display(true);
+    display.begin(0, "ch07:transpose");
+  }
+  EXPECT_EQ(f.screen.writes.back(), "\r\033[K");
+  Fixture piped;
+  { ProgressDisplay display = piped.display(false); }
+  EXPECT_TRUE(piped.screen.writes.empty());
+}
+
 TEST(FitToColumns, CountsCharactersNotBytes) {
   EXPECT_EQ(fit_to_columns("412 µs → 98 µs", 14), "412 µs → 98 µs");
   EXPECT_EQ(fit_to_columns("412 µs → 98 µs", 7), "412 µs…");
