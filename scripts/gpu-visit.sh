@@ -3,7 +3,7 @@
 # expectations, and an independent timing cross-check with Nsight Compute. Everything lands in
 # $OUT/visit.tgz, a short table on stdout. Never changes clocks, power or compute mode.
 #   AISP_GIT_COMMIT=<sha> OUT=<dir> [AISP_VISIT_CHAPTERS="ch07 ch01"] \
-#     bash scripts/gpu-visit.sh [build|test|peak|bench|crosscheck|diagnose|all]...
+#     bash scripts/gpu-visit.sh [build|test|peak|bench|crosscheck|probes|diagnose|all]...
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/visit-out}
@@ -86,6 +86,13 @@ if want crosscheck; then
     echo "ncu $1 exit $?"
   done
   python3 scripts/crosscheck.py "$work" || true
+fi
+
+if want probes; then
+  # The dev probes of the wave-2 kernels (scripts/probes/wave2_probes.sh): element checks and
+  # timings outside the harness, each under a timeout; PROBES selects among them.
+  OUT="$work/probes" bash scripts/probes/wave2_probes.sh >"$work/probes.log" 2>&1
+  echo "probes: exit $?"; cat "$work/probes/probes.txt" 2>/dev/null
 fi
 
 if want diagnose; then

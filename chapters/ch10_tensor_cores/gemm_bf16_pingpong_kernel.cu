@@ -7,11 +7,15 @@
 // step, the same 128 fp32 accumulators per thread) and the block's tiles alternate between them:
 // warpgroup 1 takes the block's tiles 0, 2, 4, ..., warpgroup 2 tiles 1, 3, 5, ...
 //   - the producer fills one ring in the block's tile order (all k-steps of tile 0, then tile 1,
-//     ...), so the ring itself orders the two: warpgroup 2's first slot of tile 1 can only be
-//     loaded once warpgroup 1 has released tile 0's slot kStages steps before the end; warpgroup 2
-//     starts its MMAs as warpgroup 1 finishes, and warpgroup 1's epilogue (bias, activation,
-//     rounding and the 32 KiB store of its tile) runs while warpgroup 2 multiplies. No extra
-//     barrier is needed for the alternation: the in-order ring is the "math turn" token;
+//     ...); a turn token (two named barriers) orders the consumers' main loops: warpgroup 2 starts
+//     waiting on the ring for tile 1 only after warpgroup 1 has issued tile 0's last wgmma, and
+//     so on. So warpgroup 2's MMAs queue behind warpgroup 1's, and warpgroup 1's epilogue (bias,
+//     activation, rounding and the 32 KiB store of its tile) runs while warpgroup 2 multiplies;
+//   - the token is not only a schedule but what keeps the ring's parity waits valid (see
+//     "Invariant" below). The first version relied on the in-order ring alone and had each
+//     consumer wait on the ring at its tile's position right away: on an H200 it read slots
+//     holding the other tile's k-steps and crashed ("unspecified launch failure" at 4096³) or
+//     hung (8192³), run 20261123-234213-b5c8;
 //   - a slot is consumed by one warpgroup only, so empty[s] expects 4 arrivals (its warps);
 //   - the price: a 128×128 tile reads 32 KiB of operands per 64-deep k-step for 1 M
 //     multiply-adds, against 48 KiB for 2 M in the 128×256 tile (a third more L2 -> SM traffic
@@ -57,6 +61,46 @@ constexpr unsigned kBTileBytes = kBlockN * kBlockK * 2;  // 16 KiB
 constexpr unsigned kSlotBytes = kATileBytes + kBTileBytes;
 constexpr unsigned kSharedBytes =
     kStages * kSlotBytes + 2 * kStages * 8 + common::kSharedAlignmentSlack;
+
+// Invariant of a parity-waited ring: an mbarrier remembers only the parity of its current phase,
+// so a wait for phase P of full[s] (parity P % 2) is right only while the barrier has completed
+// exactly P or P + 1 phases. With P - 1 completed, the wait passes at once on the phase before
+// (the slot holds older data); with fewer, it blocks or passes on an even older phase. A wait at
+// global k-step st (phase st / kStages of slot st % kStages) is therefore right only once the
+// k-step st - kStages has been waited on by whoever consumes it (then the producer cannot have
+// refilled the slot twice either: it needs this wait's release first). In the persistent rung
+// both consumers walk every k-step, so each wait follows their own previous wait on that slot.
+// Here a consumer skips the other's tile, during which each slot goes through k_steps / kStages
+// phases (10 at K = 4096, 21 at K = 8192), and the first version waited at its own tile's steps
+// right away. By the arithmetic: at K = 4096 consumer 2's first wait (k-step 64: slot 4, phase
+// 10, parity 0) is satisfied by an even phase of tile 0 (its k-step 4, 16, ...); at K = 8192
+// (k-step 128: slot 2, phase 21, parity 1) it passes at once while slot 2 has completed no
+// phase, before any copy landed, or on an odd phase of tile 0. Either way it multiplies the wrong
+// operands and then releases slots it does not own (extra arrivals on empty[s]), which shifts
+// every later phase of the ring.
+// The turn restores the invariant: a consumer waits for its turn before its tile's first k-step,
+// and the other passes it only after its last full wait of the tile before, so every earlier
+// k-step has been waited on.
+//
+// Named barrier 1 + c is consumer c's turn: it completes when c's 128 threads wait on it
+// (bar.sync) and the other consumer's 128 threads have arrived (bar.arrive does not wait).
+// Consumer c waits before each of its tiles but the block's first; the owner of the block's tile i
+// passes the turn after issuing it only if tile i + 1 exists, so each bar.sync meets exactly one
+// bar.arrive and a barrier's next arrival can only follow its previous completion. Ids are
+// immediates (a register id makes ptxas reserve all 16 named barriers); id 0 is __syncthreads.
+constexpr int kTurnThreads = 128 * kConsumers;
+[[maybe_unused]] __device__ __forceinline__ void wait_turn(int consumer) {
+  if (consumer == 0)
+    asm volatile("bar.sync 1, %0;" ::"n"(kTurnThreads) : "memory");
+  else
+    asm volatile("bar.sync 2, %0;" ::"n"(kTurnThreads) : "memory");
+}
+[[maybe_unused]] __device__ __forceinline__ void pass_turn(int to_consumer) {
+  if (to_consumer == 0)
+    asm volatile("bar.arrive 1, %0;" ::"n"(kTurnThreads) : "memory");
+  else
+    asm volatile("bar.arrive 2, %0;" ::"n"(kTurnThreads) : "memory");
+}
 
 template <class Epilogue>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -113,6 +157,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int i = consumer, tile = first + consumer * stride; tile < tiles;
          i += kConsumers, tile += kConsumers * stride) {
       const TileCoordinate t = grouped_tile(tile, tiles_m, tiles_n, kGroupRows);
+      if (i > 0)  // the block's tile i - 1 is issued: every earlier k-step has been waited on
+        wait_turn(consumer);
       int step = i * k_steps;  // where the producer put this tile's first k-step in the ring
       for (int kstep = 0; kstep < k_steps; ++kstep, ++step) {
         const int s = step % kStages;
@@ -131,6 +177,10 @@ __global__ void __launch_bounds__(kThreads, 1)
         if (kstep > 0 && lane == 0)
           common::mbarrier_arrive(&empty[(step - 1) % kStages]);
       }
+      // This tile's last full wait is behind us and its wgmmas are queued: the other consumer may
+      // start on the block's next tile (if there is one) while this one drains and stores.
+      if (first + (i + 1) * stride < tiles)
+        pass_turn(1 - consumer);
       common::wgmma_wait_group<0>();
       if (lane == 0)  // the tile's last slot: the producer refills it (for the other warpgroup)
         common::mbarrier_arrive(&empty[(step - 1) % kStages]);

@@ -51,11 +51,6 @@ class GroupedGemmCublasLoop : public GroupedGemmProblem {
     }
   }
 
-  aisp::Workload workload() const override {
-    aisp::Workload w = GroupedGemmProblem::workload();
-    w.launches = kGroups - 1;
-    return w;
-  }
 };
 
 // The persistent grouped kernel: sizes read on the device, one launch.
@@ -80,11 +75,6 @@ class GroupedGemmWgmma : public GroupedGemmProblem {
     AISP_CUDA_CHECK(common::launch_grouped_gemm_bf16(launch_, ctx.stream()));
   }
 
-  aisp::Workload workload() const override {
-    aisp::Workload w = GroupedGemmProblem::workload();
-    w.launches = 1;
-    return w;
-  }
 
  private:
   common::GroupedGemmBf16Launch launch_;
@@ -146,11 +136,6 @@ class GroupedGemmCublasGrouped : public GroupedGemmProblem {
 
   std::string library_reference() const override { return "cuBLAS"; }
 
-  aisp::Workload workload() const override {
-    aisp::Workload w = GroupedGemmProblem::workload();
-    w.launches = 1;  // one library call (its kernels are its own business)
-    return w;
-  }
 
  private:
   cublasStatus_t call(aisp::Context& ctx) const {

@@ -21,10 +21,13 @@ class FlashFa2Attention : public ForwardAttentionProblem {
   MaskedTiles masked_;
 };
 
-// mma.sync + TMA/mbarrier two-stage pipeline (flash_attention_fa2_tma.cu); needs sm_90.
+// mma.sync + TMA/mbarrier two-stage pipeline (flash_attention_fa2_tma.cu); needs sm_90. `rolled`:
+// the rung that keeps the Q·Kᵀ k-loop rolled (no spills at D 128; unmasked D 128 only).
+enum class QkLoop { unrolled, rolled };
 class FlashFa2TmaAttention : public ForwardAttentionProblem {
  public:
-  explicit FlashFa2TmaAttention(ForwardShape shape) : ForwardAttentionProblem(shape) {}
+  explicit FlashFa2TmaAttention(ForwardShape shape, QkLoop loop = QkLoop::unrolled)
+      : ForwardAttentionProblem(shape), loop_(loop) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -36,20 +39,27 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
     maps_ = make_flash_tma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    launch_flash_fa2_tma(shape(), maps_, static_cast<__nv_bfloat16*>(o()), MaskedTiles::skip,
-                         ctx.stream());
+    if (loop_ == QkLoop::rolled)
+      launch_flash_fa2_tma_rolled(shape(), maps_, static_cast<__nv_bfloat16*>(o()), ctx.stream());
+    else
+      launch_flash_fa2_tma(shape(), maps_, static_cast<__nv_bfloat16*>(o()), MaskedTiles::skip,
+                           ctx.stream());
     AISP_CHECK_LAUNCH();
   }
 
  private:
+  QkLoop loop_;
   FlashTmaMaps maps_{};
 };
 
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
+// `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
+enum class Fa3Schedule { overlap, pingpong };
 class FlashFa3Attention : public ForwardAttentionProblem {
  public:
-  FlashFa3Attention(ForwardShape shape, MaskedTiles masked)
-      : ForwardAttentionProblem(shape), masked_(masked) {}
+  FlashFa3Attention(ForwardShape shape, MaskedTiles masked,
+                    Fa3Schedule schedule = Fa3Schedule::overlap)
+      : ForwardAttentionProblem(shape), masked_(masked), schedule_(schedule) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -64,12 +74,16 @@ class FlashFa3Attention : public ForwardAttentionProblem {
     maps_ = make_flash_wgmma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    launch_flash_fa3(shape(), maps_, static_cast<__nv_bfloat16*>(o()), masked_, ctx.stream());
+    if (schedule_ == Fa3Schedule::pingpong)
+      launch_flash_fa3_pingpong(shape(), maps_, static_cast<__nv_bfloat16*>(o()), ctx.stream());
+    else
+      launch_flash_fa3(shape(), maps_, static_cast<__nv_bfloat16*>(o()), masked_, ctx.stream());
     AISP_CHECK_LAUNCH();
   }
 
  private:
   MaskedTiles masked_;
+  Fa3Schedule schedule_;
   FlashWgmmaMaps maps_{};
 };
 

@@ -48,6 +48,17 @@ struct FlashTmaMaps {
 FlashTmaMaps make_flash_tma_maps(const ForwardShape& shape, const ForwardTensors& tensors);
 void launch_flash_fa2_tma(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
                           MaskedTiles masked, cudaStream_t stream);
+// The same kernel with the Q·Kᵀ k-loop rolled (flash_tile_mma_sync.cuh, warp_scores): ptxas no
+// longer hoists later k-steps' fragments, and the D 128 kernel fits 255 registers without the
+// 136 bytes of spills of the unrolled one. Unmasked, head_dim 128 only.
+void launch_flash_fa2_tma_rolled(const ForwardShape& shape, const FlashTmaMaps& maps,
+                                 __nv_bfloat16* o, cudaStream_t stream);
+#ifdef AISP_ATTENTION_PROBE_SWEEP
+// Probe only: compute_keys 64 or 32 per pass, step_unroll 8, 4 (32 only), 2 or 1.
+bool launch_flash_fa2_tma_config(const ForwardShape& shape, const FlashTmaMaps& maps,
+                                 __nv_bfloat16* o, int compute_keys, int step_unroll,
+                                 cudaStream_t stream);
+#endif
 
 // flash_attention_fa3.cu: wgmma + TMA, a producer warp and two consumer warpgroups (sm_90a).
 // Needs the maps of make_flash_wgmma_maps (boxes sized for its tiles).
@@ -57,6 +68,11 @@ struct FlashWgmmaMaps {
 FlashWgmmaMaps make_flash_wgmma_maps(const ForwardShape& shape, const ForwardTensors& tensors);
 void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
                       MaskedTiles masked, cudaStream_t stream);
+// The same kernel with the two consumer warpgroups' GEMM issues alternating through named
+// barriers (ping-pong: one warpgroup's softmax under the other's MMAs). Unmasked, head_dim 64
+// (and 128 in probe builds, -DAISP_ATTENTION_PROBE_SWEEP).
+void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                               __nv_bfloat16* o, cudaStream_t stream);
 // True when this build carries the sm_90a code of the wgmma kernel (false: the kernel traps).
 bool flash_fa3_built_for_sm90a();
 
@@ -83,5 +99,9 @@ void launch_decode_per_head(const DecodeShape& shape, const DecodeTensors& t, cu
 // head's query heads, then a combine kernel. page_size 0: contiguous cache; else the paged pool.
 void launch_decode_split_k(const DecodeShape& shape, const DecodeTensors& t, int page_size,
                            cudaStream_t stream);
+// The combine step alone: o from the partial outputs and log-sum-exps of kDecodeChunk-token
+// chunks (t.partial_o, t.partial_lse, t.cache_lengths -> t.o), for other chunk kernels that write
+// the same partials (chapter 19's FP8-cache decode).
+void launch_decode_combine(const DecodeShape& shape, const DecodeTensors& t, cudaStream_t stream);
 
 }  // namespace aisp::ch18

@@ -305,8 +305,13 @@ void launch_decode_split_k(const DecodeShape& shape, const DecodeTensors& t, int
     decode_attention_kernel<4, true, true><<<grid, kThreads, 0, stream>>>(
         shape, t, kDecodeChunk, chunks, page_size, max_pages, scale_log2);
   }
-  const dim3 combine_grid(static_cast<unsigned>(shape.q_heads), static_cast<unsigned>(shape.batch));
-  combine_decode_chunks<<<combine_grid, kD, 0, stream>>>(shape, t, kDecodeChunk, chunks);
+  launch_decode_combine(shape, t, stream);
+}
+
+void launch_decode_combine(const DecodeShape& shape, const DecodeTensors& t, cudaStream_t stream) {
+  check_decode_shape(shape, 0);
+  const dim3 grid(static_cast<unsigned>(shape.q_heads), static_cast<unsigned>(shape.batch));
+  combine_decode_chunks<<<grid, kD, 0, stream>>>(shape, t, kDecodeChunk, max_chunks(shape));
 }
 
 }  // namespace aisp::ch18

@@ -50,7 +50,11 @@ __device__ __forceinline__ void start_kv_copy(const CUtensorMap& k_map, const CU
   }
 }
 
-template <int kD, MaskKind kMask, bool kSkipMaskedTiles>
+// kComputeKeys: keys per score/softmax/P·V pass over a 64-key tile (64: one pass; 32: two,
+// S in 32 registers instead of 64; unmasked only). kStepUnroll: unrolling of the Q·Kᵀ k-loop
+// (warp_scores; D/16 = fully unrolled, the rung-2 kernel; 1 = rolled, the "rolled" rung).
+template <int kD, MaskKind kMask, bool kSkipMaskedTiles, int kComputeKeys = kBlockN,
+          int kStepUnroll = kD / 16>
 __global__ void __launch_bounds__(kThreads, 2)
     flash_fa2_tma_kernel(const __grid_constant__ CUtensorMap q_map,
                          const __grid_constant__ CUtensorMap k_map,
@@ -99,13 +103,19 @@ __global__ void __launch_bounds__(kThreads, 2)
                         head_row, t + 1);
     common::mbarrier_wait_parity(&kv_full[stage], static_cast<std::uint32_t>((i / kStages) % 2));
 
-    float s[2][8][4];
-    warp_scores<kD>(s, q_tile, k_tile(stage), warp, lane);
-    if (tile_needs_mask<kMask>(m0, t * kBlockN, window))
-      mask_scores<kMask>(s, m0 + warp * kRowsPerWarp, t * kBlockN, window, lane);
-    std::uint32_t p[2][kBlockN / 16][4];
-    online_softmax<kD>(s, p, acc, scale_log2);
-    warp_accumulate_pv<kD>(acc, p, v_tile(stage), lane);
+    static_assert(kComputeKeys == kBlockN || kMask == MaskKind::none,
+                  "the masked kernels compute whole 64-key tiles");
+#pragma unroll
+    for (int key0 = 0; key0 < kBlockN; key0 += kComputeKeys) {
+      float s[2][kComputeKeys / 8][4];
+      warp_scores<kD, kComputeKeys, kStepUnroll>(s, q_tile, k_tile(stage), warp, lane, key0);
+      if constexpr (kMask != MaskKind::none && kComputeKeys == kBlockN)
+        if (tile_needs_mask<kMask>(m0, t * kBlockN, window))
+          mask_scores<kMask>(s, m0 + warp * kRowsPerWarp, t * kBlockN, window, lane);
+      std::uint32_t p[2][kComputeKeys / 16][4];
+      online_softmax<kD, kComputeKeys>(s, p, acc, scale_log2);
+      warp_accumulate_pv<kD, kComputeKeys>(acc, p, v_tile(stage), lane, key0);
+    }
     __syncthreads();  // every warp is done with this stage before iteration i + 1 refills it
   }
   store_output<kD>(acc, o + static_cast<long long>(head_row) * kD, m0 + warp * kRowsPerWarp, lane);
@@ -117,10 +127,11 @@ constexpr int smem_bytes() {
          static_cast<int>(common::kSharedAlignmentSlack);
 }
 
-template <int kD, MaskKind kMask, bool kSkipMaskedTiles>
+template <int kD, MaskKind kMask, bool kSkipMaskedTiles, int kComputeKeys = kBlockN,
+          int kStepUnroll = kD / 16>
 void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
-  const auto kernel = flash_fa2_tma_kernel<kD, kMask, kSkipMaskedTiles>;
+  const auto kernel = flash_fa2_tma_kernel<kD, kMask, kSkipMaskedTiles, kComputeKeys, kStepUnroll>;
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<kD>());
   if (status != cudaSuccess)
@@ -159,5 +170,46 @@ void launch_flash_fa2_tma(const ForwardShape& shape, const FlashTmaMaps& maps, _
     return launch<64, MaskKind::none, false>(shape, maps, o, stream);
   launch<128, MaskKind::none, false>(shape, maps, o, stream);
 }
+
+void launch_flash_fa2_tma_rolled(const ForwardShape& shape, const FlashTmaMaps& maps,
+                                 __nv_bfloat16* o, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA2 TMA, rolled k-loop");
+  if (shape.mask != MaskKind::none || shape.head_dim != 128)
+    throw std::invalid_argument("flash FA2 TMA, rolled k-loop: built for the unmasked problem at "
+                                "head_dim 128 only (where the unrolled kernel spills)");
+  launch<128, MaskKind::none, false, kBlockN, 1>(shape, maps, o, stream);
+}
+
+#ifdef AISP_ATTENTION_PROBE_SWEEP
+// Probe only (scripts/probes/attention_probe.cu builds this file with the macro defined): the
+// unmasked D 128 kernel in the register-budget configurations compared when the rolled rung was
+// chosen without a GPU. Returns false for a configuration not built here.
+bool launch_flash_fa2_tma_config(const ForwardShape& shape, const FlashTmaMaps& maps,
+                                 __nv_bfloat16* o, int compute_keys, int step_unroll,
+                                 cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA2 TMA sweep");
+  if (shape.mask != MaskKind::none || shape.head_dim != 128)
+    return false;
+  const int config = compute_keys * 100 + step_unroll;
+  switch (config) {
+  case 6408:
+    return launch<128, MaskKind::none, false, 64, 8>(shape, maps, o, stream), true;
+  case 6402:
+    return launch<128, MaskKind::none, false, 64, 2>(shape, maps, o, stream), true;
+  case 6401:
+    return launch<128, MaskKind::none, false, 64, 1>(shape, maps, o, stream), true;
+  case 3208:
+    return launch<128, MaskKind::none, false, 32, 8>(shape, maps, o, stream), true;
+  case 3204:
+    return launch<128, MaskKind::none, false, 32, 4>(shape, maps, o, stream), true;
+  case 3202:
+    return launch<128, MaskKind::none, false, 32, 2>(shape, maps, o, stream), true;
+  case 3201:
+    return launch<128, MaskKind::none, false, 32, 1>(shape, maps, o, stream), true;
+  default:
+    return false;
+  }
+}
+#endif
 
 }  // namespace aisp::ch18

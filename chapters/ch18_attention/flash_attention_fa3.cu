@@ -10,6 +10,10 @@
 //   - intra-warpgroup overlap: a consumer issues S_j = Q·K_jᵀ and O += P_{j-1}·V_{j-1} back to
 //     back, waits only for S_j, and computes the softmax of tile j while the tensor cores still
 //     run the P·V of tile j − 1; O is rescaled once that product has retired.
+//   - ping-pong (kPingPong, the D 64 rung `attention_forward_d64_fa3_pingpong`): the two consumer
+//     warpgroups take turns issuing their GEMMs, ordered by two named barriers, so that one
+//     warpgroup's softmax runs while the other's Q·Kᵀ and P·V occupy the tensor cores
+//     (FlashAttention-3's inter-warpgroup overlap; see issue_turn below).
 // Per consumer thread: S (64×128 FP32: 64 registers), O (64×D: 64 at D 128), P (BF16: 32).
 // Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM.
 // FLOPs 4·B·H·S²·D over the visible pairs; ceiling: BF16 tensor (the cuBLAS rate, ANCHORS.md).
@@ -185,7 +189,30 @@ __device__ __forceinline__ void issue_pv(float (&o)[kD / 2], const std::uint32_t
   }
 }
 
-template <int kD, MaskKind kMask, bool kSkip>
+// Ping-pong turns between the two consumer warpgroups: named barrier 1 + c is warpgroup c's turn
+// to issue GEMMs; it completes when c's 128 threads wait on it (bar.sync) and the other
+// warpgroup's 128 have arrived (bar.arrive, which does not wait). Each GEMM-issue phase of c is
+// wait_turn(c) ... issue, commit ... pass_turn(1 − c), so the phases alternate c0, c1, c0, c1:
+// consumer 0 issues its next Q·Kᵀ and P·V only after consumer 1 issued its own, i.e. while
+// consumer 1's are queued on the tensor cores, consumer 0 runs its softmax, and the reverse.
+// Consumer 1 passes the first turn to consumer 0 before its loop and skips the pass after its
+// last phase, so every bar.sync meets exactly one bar.arrive (count + 1 phases each).
+constexpr int kTurnThreads = 256;  // the two consumer warpgroups
+// Barrier ids as immediates (a register id makes ptxas reserve all 16 named barriers).
+[[maybe_unused]] __device__ __forceinline__ void wait_turn(int consumer) {
+  if (consumer == 0)
+    asm volatile("bar.sync 1, %0;" ::"n"(kTurnThreads) : "memory");
+  else
+    asm volatile("bar.sync 2, %0;" ::"n"(kTurnThreads) : "memory");
+}
+[[maybe_unused]] __device__ __forceinline__ void pass_turn(int to_consumer) {
+  if (to_consumer == 0)
+    asm volatile("bar.arrive 1, %0;" ::"n"(kTurnThreads) : "memory");
+  else
+    asm volatile("bar.arrive 2, %0;" ::"n"(kTurnThreads) : "memory");
+}
+
+template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false>
 __global__ void __launch_bounds__(kThreads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
                      const __grid_constant__ CUtensorMap k_map,
@@ -266,12 +293,28 @@ __global__ void __launch_bounds__(kThreads, 1)
     std::uint32_t p[8][4];
     float correction[2];
 
+    // Ping-pong: the turns (above); consumer 0 takes the first.
+    const auto begin_issue = [&] {
+      if constexpr (kPingPong)
+        wait_turn(consumer);
+    };
+    const auto end_issue = [&](bool last_phase) {
+      if constexpr (kPingPong)
+        if (!(last_phase && consumer == 1))
+          pass_turn(1 - consumer);
+    };
+    if constexpr (kPingPong)
+      if (consumer == 1)
+        pass_turn(0);
+
     common::mbarrier_wait_parity(&bars.q_full, 0);
     // Tile 0: scores and softmax only (its P·V is issued with the next tile's scores).
     common::mbarrier_wait_parity(&bars.k_full[0], 0);
+    begin_issue();
     common::wgmma_fence();
     issue_scores<kD>(s, q_rows, k_tile(0));
     common::wgmma_commit_group();
+    end_issue(false);
     common::wgmma_wait_group<0>();
     common::wgmma_fence_accumulators(s);
     release(&bars.k_empty[0]);
@@ -286,6 +329,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       const int stage = i % kStages, previous = (i - 1) % kStages;
       common::mbarrier_wait_parity(&bars.k_full[stage],
                                    static_cast<std::uint32_t>((i / kStages) % 2));
+      if constexpr (kPingPong)  // both operands present before taking the turn
+        common::mbarrier_wait_parity(&bars.v_full[previous],
+                                     static_cast<std::uint32_t>(((i - 1) / kStages) % 2));
+      begin_issue();
       common::wgmma_fence();
       issue_scores<kD>(s, q_rows, k_tile(stage));
       common::wgmma_commit_group();
@@ -293,6 +340,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                    static_cast<std::uint32_t>(((i - 1) / kStages) % 2));
       issue_pv<kD>(st.o, p, v_tile(previous));
       common::wgmma_commit_group();
+      end_issue(false);
       common::wgmma_wait_group<1>();  // the scores are ready; P·V of the previous tile runs on
       common::wgmma_fence_accumulators(s);
       release(&bars.k_empty[stage]);
@@ -322,9 +370,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int last = (count - 1) % kStages;
     common::mbarrier_wait_parity(&bars.v_full[last],
                                  static_cast<std::uint32_t>(((count - 1) / kStages) % 2));
+    begin_issue();
     common::wgmma_fence();
     issue_pv<kD>(st.o, p, v_tile(last));
     common::wgmma_commit_group();
+    end_issue(true);
     common::wgmma_wait_group<0>();
     common::wgmma_fence_accumulators(st.o);
     release(&bars.v_empty[last]);
@@ -350,10 +400,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <int kD, MaskKind kMask, bool kSkip>
+template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false>
 void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
-  const auto kernel = flash_fa3_kernel<kD, kMask, kSkip>;
+  const auto kernel = flash_fa3_kernel<kD, kMask, kSkip, kPingPong>;
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<kD>());
   if (status != cudaSuccess)
@@ -410,6 +460,21 @@ void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __n
     return skip ? launch<128, MaskKind::sliding_window, true>(shape, maps, o, stream)
                 : launch<128, MaskKind::sliding_window, false>(shape, maps, o, stream);
   }
+}
+
+void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                               __nv_bfloat16* o, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA3 ping-pong");
+  if (shape.mask != MaskKind::none)
+    throw std::invalid_argument("flash FA3 ping-pong: built for the unmasked problem only");
+  if (shape.head_dim == 64)
+    return launch<64, MaskKind::none, false, true>(shape, maps, o, stream);
+#ifdef AISP_ATTENTION_PROBE_SWEEP
+  // Probe only: the same turns at D 128, where the intra-warpgroup overlap already reaches cuDNN.
+  return launch<128, MaskKind::none, false, true>(shape, maps, o, stream);
+#else
+  throw std::invalid_argument("flash FA3 ping-pong: built for head_dim 64 (the D 64 rung)");
+#endif
 }
 
 }  // namespace aisp::ch18

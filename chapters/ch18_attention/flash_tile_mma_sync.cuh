@@ -75,14 +75,21 @@ struct WarpAccumulator {
   }
 };
 
-// S = Q_warp · K_tileᵀ for this warp's 32 rows and the tile's 64 keys.
-template <int kD>
-__device__ __forceinline__ void warp_scores(float (&s)[2][8][4], const std::uint8_t* q_tile,
-                                            const std::uint8_t* k_tile, int warp, int lane) {
+// S = Q_warp · K_tileᵀ for this warp's 32 rows and kKeys keys of the tile from key0 on (all 64 by
+// default; 32 when the scores are computed in halves). kStepUnroll: how many of the D/16 k-steps
+// the compiler may unroll (all by default). Fully unrolled at D 128, ptxas hoists the ldmatrix
+// loads of later k-steps ahead of earlier MMAs (more fragments live at once) and, with O's 128
+// and S's 64 registers, runs out of 255 and spills; a rolled loop (1) does not (ptxas -v, sm_90a:
+// 136 → 0 bytes of spill stores; flash_attention_fa2_tma.cu's "rolled" rung).
+template <int kD, int kKeys = kBlockN, int kStepUnroll = kD / 16>
+__device__ __forceinline__ void warp_scores(float (&s)[2][kKeys / 8][4], const std::uint8_t* q_tile,
+                                            const std::uint8_t* k_tile, int warp, int lane,
+                                            int key0 = 0) {
+  static_assert(kKeys % 16 == 0 && kKeys <= kBlockN, "whole 16-key pairs of n-tiles");
 #pragma unroll
   for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < 8; ++nt)
+    for (int nt = 0; nt < kKeys / 8; ++nt)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         s[mt][nt][e] = 0.0f;
@@ -91,7 +98,7 @@ __device__ __forceinline__ void warp_scores(float (&s)[2][8][4], const std::uint
   // (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of n-tile 0 then of n-tile 1.
   const int a_row = (lane & 7) + ((lane >> 3) & 1) * 8, a_col = (lane >> 4) * 8;
   const int b_row = (lane & 7) + (lane >> 4) * 8, b_col = ((lane >> 3) & 1) * 8;
-#pragma unroll
+#pragma unroll kStepUnroll
   for (int ks = 0; ks < kD / 16; ++ks) {
     std::uint32_t a[2][4];
 #pragma unroll
@@ -100,9 +107,10 @@ __device__ __forceinline__ void warp_scores(float (&s)[2][8][4], const std::uint
                           q_tile + swizzled_offset<kBlockM>(warp * kRowsPerWarp + mt * 16 + a_row,
                                                             ks * 16 + a_col));
 #pragma unroll
-    for (int np = 0; np < 4; ++np) {
+    for (int np = 0; np < kKeys / 16; ++np) {
       std::uint32_t b[4];
-      common::ldmatrix_x4(b, k_tile + swizzled_offset<kBlockN>(np * 16 + b_row, ks * 16 + b_col));
+      common::ldmatrix_x4(b, k_tile +
+                                 swizzled_offset<kBlockN>(key0 + np * 16 + b_row, ks * 16 + b_col));
 #pragma unroll
       for (int mt = 0; mt < 2; ++mt) {
         common::mma_m16n8k16_bf16(s[mt][2 * np], a[mt], b[0], b[1]);
@@ -148,9 +156,9 @@ __device__ __forceinline__ void mask_scores(float (&s)[2][8][4], int row0, int n
 // P·V product: P's accumulator layout (n-tiles 2kk and 2kk+1 for keys 16kk..16kk+15) is exactly
 // the A-fragment layout of k-step kk, so P never leaves registers, and packing it as soon as it
 // exists halves the registers it holds while O += P·V runs.
-template <int kD>
-__device__ __forceinline__ void online_softmax(const float (&s)[2][8][4],
-                                               std::uint32_t (&p)[2][kBlockN / 16][4],
+template <int kD, int kKeys = kBlockN>
+__device__ __forceinline__ void online_softmax(const float (&s)[2][kKeys / 8][4],
+                                               std::uint32_t (&p)[2][kKeys / 16][4],
                                                WarpAccumulator<kD>& acc, float scale_log2) {
 #pragma unroll
   for (int mt = 0; mt < 2; ++mt)
@@ -158,7 +166,7 @@ __device__ __forceinline__ void online_softmax(const float (&s)[2][8][4],
     for (int h = 0; h < 2; ++h) {
       float tile_max = -INFINITY;
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt)
+      for (int nt = 0; nt < kKeys / 8; ++nt)
         tile_max = fmaxf(tile_max, fmaxf(s[mt][nt][2 * h], s[mt][nt][2 * h + 1]));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
@@ -169,7 +177,7 @@ __device__ __forceinline__ void online_softmax(const float (&s)[2][8][4],
       acc.row_max[mt][h] = new_max;
       float sum = 0.0f;
 #pragma unroll
-      for (int nt = 0; nt < 8; ++nt) {
+      for (int nt = 0; nt < kKeys / 8; ++nt) {
         const float p0 = common::exp2_approx(fmaf(s[mt][nt][2 * h], scale_log2, -base));
         const float p1 = common::exp2_approx(fmaf(s[mt][nt][2 * h + 1], scale_log2, -base));
         sum += p0 + p1;
@@ -185,21 +193,22 @@ __device__ __forceinline__ void online_softmax(const float (&s)[2][8][4],
     }
 }
 
-// O += P·V_tile, P as BF16 A fragments (online_softmax), V by ldmatrix.trans.
-template <int kD>
-__device__ __forceinline__ void warp_accumulate_pv(WarpAccumulator<kD>& acc,
-                                                   const std::uint32_t (&p)[2][kBlockN / 16][4],
-                                                   const std::uint8_t* v_tile, int lane) {
+// O += P·V_tile over kKeys keys of the tile from key0 on, P as BF16 A fragments (online_softmax),
+// V by ldmatrix.trans.
+template <int kD, int kKeys = kBlockN>
+__device__ __forceinline__ void
+warp_accumulate_pv(WarpAccumulator<kD>& acc, const std::uint32_t (&p)[2][kKeys / 16][4],
+                   const std::uint8_t* v_tile, int lane, int key0 = 0) {
   // ldmatrix.trans matrices: (keys 0-7, dims 0-7), (keys 8-15, dims 0-7), (keys 0-7, dims 8-15),
   // (keys 8-15, dims 8-15): b0, b1 of the first dim n-tile, then of the second.
   const int v_row = (lane & 7) + ((lane >> 3) & 1) * 8, v_col = (lane >> 4) * 8;
 #pragma unroll
-  for (int kk = 0; kk < kBlockN / 16; ++kk) {
+  for (int kk = 0; kk < kKeys / 16; ++kk) {
 #pragma unroll
     for (int dp = 0; dp < kD / 16; ++dp) {
       std::uint32_t b[4];
-      common::ldmatrix_x4_trans(b, v_tile +
-                                       swizzled_offset<kBlockN>(kk * 16 + v_row, dp * 16 + v_col));
+      common::ldmatrix_x4_trans(
+          b, v_tile + swizzled_offset<kBlockN>(key0 + kk * 16 + v_row, dp * 16 + v_col));
 #pragma unroll
       for (int mt = 0; mt < 2; ++mt) {
         common::mma_m16n8k16_bf16(acc.o[mt][2 * dp], p[mt][kk], b[0], b[1]);

@@ -10,9 +10,11 @@
 
 namespace aisp {
 
-// Version 2 added the status "quarantined" and the run's "verify_phase"; version 1 files are
-// still read (as the gate phase). docs/results-schema.md lists the versions.
-inline constexpr int kResultsSchemaVersion = 2;
+// Version 2 added the status "quarantined" and the run's "verify_phase"; version 3 a pair's
+// "library" (its fraction of the pair's library reference) and "precision" (each variant's error
+// against the float64 reference). Versions 1 and 2 are still read (version 1 as the gate phase;
+// neither has the version 3 fields). docs/results-schema.md lists the versions.
+inline constexpr int kResultsSchemaVersion = 3;
 inline constexpr int kOldestReadableResultsSchemaVersion = 1;
 
 // Summary of one variant's samples, in milliseconds.
@@ -104,6 +106,10 @@ struct ExpectationCheck {
   // The recorded entry; unset for no_expectation and not_compared.
   std::optional<double> expected_speedup, expected_ci_low, expected_ci_high;
   std::optional<double> expected_baseline_ms, expected_optimized_ms;
+  // The recorded fraction of the library reference, when the entry holds one (it then takes part
+  // in the verdict as the speedup does).
+  std::optional<double> expected_library_fraction, expected_library_fraction_ci_low,
+      expected_library_fraction_ci_high;
   std::string recorded;  // "NVIDIA H200, commit a3c7892, 2026-11-22, run 20261122-012846-bd2f"
   std::string detail;    // the numbers compared, in words
 };
@@ -150,6 +156,64 @@ struct PairProfile {
   std::optional<VariantProfile> baseline, optimized;
 };
 
+// How a target relates to its pair's library reference (Benchmark::library_reference(), declared
+// by at most one variant of a pair: docs/contract.md, "Library reference").
+enum class LibraryRole {
+  reference,  // this target's optimized variant is the reference: its speedup as usual, no fraction
+  timed,      // the reference was timed in this target's worker, interleaved with both variants
+  baseline,   // the pair's baseline is the reference: the fraction is the speedup, same samples
+};
+std::string_view library_role_name(LibraryRole role);
+
+// The optimized variant against the pair's library reference: the reference's median over the
+// optimized variant's, from samples taken in one worker, interleaved.
+struct LibraryComparison {
+  std::string library;            // "cuBLASLt": what library_reference() returned
+  std::string reference_variant;  // file stem: "optimized_gemm_bf16_cublaslt"
+  LibraryRole role = LibraryRole::timed;
+  // reference median / optimized median with its bootstrap interval; the verdict "faster" means
+  // the optimized variant beats the library. Unset for the reference itself and when the
+  // reference could not be timed here (`reason` says why).
+  std::optional<Speedup> fraction;
+  std::optional<VariantMeasurement> reference;  // role timed: the reference's samples
+  std::string reason;                           // why there is no fraction; empty otherwise
+};
+
+// A variant's declaration that it computes in a lower-precision number format on purpose
+// (Benchmark::lower_precision()), as the results record it.
+struct PrecisionDeclaration {
+  std::string format;           // "fp8_e4m3 A and B, per-tensor scales"
+  double max_relative_rms = 0;  // the bound it is held to against the float64 reference
+  std::string justification;
+};
+
+// One output's error against the float64 reference over the sampled elements.
+struct OutputError {
+  std::string output;       // the tensor's name
+  std::size_t sampled = 0;  // elements compared
+  double relative_rms = 0;  // ||actual - reference|| / ||reference|| (absolute RMS if ref is 0)
+  double max_abs = 0;       // max |actual - reference|
+  // max |actual - reference| / |reference| over the sampled elements whose |reference| is at
+  // least a tenth of the reference's RMS (near zero a relative error says nothing); unset when no
+  // element qualifies.
+  std::optional<double> max_relative;
+  std::size_t relative_elements = 0;  // elements max_relative is taken over
+};
+
+struct VariantPrecision {
+  std::string variant;               // file stem
+  std::vector<OutputError> outputs;  // floating-point outputs, in outputs() order
+  std::optional<PrecisionDeclaration> lower_precision;  // set when the variant declares one
+};
+
+// Each variant's error against the baseline's float64 reference(), measured at verification
+// (verification seed) on the same sampled elements. Set for every pair whose baseline gives a
+// reference, and for a pair with a lower-precision variant (whose outputs are then empty when
+// there is no reference to measure against).
+struct PrecisionResult {
+  VariantPrecision baseline, optimized;
+};
+
 // `quarantined`: a check failed under --verify-phase quarantine; the pair was timed where its
 // outputs could be compared, but no report shows a speedup for it (docs/integrity.md).
 enum class PairStatus { passed, failed, skipped, timed_out, crashed, interrupted, quarantined };
@@ -175,6 +239,8 @@ struct PairResult {
   std::string log_file;  // relative to the run directory
   std::optional<ExpectationCheck> expectation;  // set by `bench run` as the pair finishes
   std::optional<PairProfile> profile;  // `bench run --profile`: Nsight Compute's pass
+  std::optional<LibraryComparison> library;  // when a variant of the pair is a library reference
+  std::optional<PrecisionResult> precision;  // errors against the float64 reference
 };
 
 // How a failed verification or integrity check is enforced (`--verify-phase`, docs/integrity.md):

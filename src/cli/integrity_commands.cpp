@@ -155,7 +155,7 @@ int IntegrityCommands::audit() {
     std::cerr << "note: " << note << "\n";
   }
   for (const PairInfo& pair : selected) {
-    audits.push_back(audit_pair(pair));
+    audits.push_back(audit_pair(pair, catalog));
   }
   if (audit_targets_.empty()) {
     // Every pair was asked for, so a variant that did not pair up is a gap in the suite.

@@ -13,6 +13,7 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -401,6 +402,35 @@ std::vector<PairInfo> select_pairs(const std::vector<PairInfo>& catalog,
     }
   }
   return selection;
+}
+
+std::vector<DeclaredLibraryReference>
+declared_library_references(const std::vector<PairInfo>& catalog, const PairInfo& pair,
+                            std::vector<std::string>* problems) {
+  std::vector<const VariantInfo*> members{pair.baseline};
+  for (const PairInfo& other : catalog)
+    if (other.chapter == pair.chapter && other.baseline == pair.baseline)
+      members.push_back(other.optimized);
+  if (std::find(members.begin(), members.end(), pair.optimized) == members.end())
+    members.push_back(pair.optimized);  // a pair outside `catalog` still counts itself
+  std::vector<DeclaredLibraryReference> declared;
+  for (const VariantInfo* member : members) {
+    if (member == nullptr || !member->factory)
+      continue;
+    try {
+      const std::unique_ptr<Benchmark> instance = member->factory();
+      std::string library = instance ? instance->library_reference() : std::string();
+      if (!library.empty())
+        declared.push_back({member, std::move(library)});
+    } catch (const Unavailable&) {
+      // It cannot run on this machine, so it is timed nowhere here: no declaration to count.
+    } catch (const std::exception& error) {
+      if (problems != nullptr)
+        problems->push_back(member->stem +
+                            ": constructing it to ask library_reference() threw: " + error.what());
+    }
+  }
+  return declared;
 }
 
 std::vector<std::string> closest_names(const std::string& unknown,

@@ -25,6 +25,21 @@ struct PairInfo {
 std::vector<PairInfo> build_pair_catalog(const std::vector<VariantInfo>& variants,
                                          std::vector<std::string>* problems);
 
+// A variant that declares itself its pair's library reference (Benchmark::library_reference()).
+struct DeclaredLibraryReference {
+  const VariantInfo* variant = nullptr;
+  std::string library;  // what library_reference() returned: "cuBLASLt"
+  bool is_baseline() const { return variant != nullptr && variant->role == VariantRole::baseline; }
+};
+
+// The library references declared in `pair`'s pair: its baseline and every optimized variant of
+// that baseline in `catalog`, each constructed and asked library_reference(). At most one is
+// allowed (bench audit fails more; a run then times none and says why). A variant whose
+// constructor or library_reference() throws is named in `problems` and not counted.
+std::vector<DeclaredLibraryReference>
+declared_library_references(const std::vector<PairInfo>& catalog, const PairInfo& pair,
+                            std::vector<std::string>* problems);
+
 // An unknown target; the message names the closest known targets.
 class TargetError : public std::runtime_error {
  public:

@@ -38,6 +38,12 @@ constexpr NameTable<ProfileStatus, 3> kProfileStatusNames{{
     {ProfileStatus::failed, "failed"},
 }};
 
+constexpr NameTable<LibraryRole, 3> kLibraryRoleNames{{
+    {LibraryRole::reference, "reference"},
+    {LibraryRole::timed, "timed"},
+    {LibraryRole::baseline, "baseline"},
+}};
+
 template <class Enum, std::size_t N>
 std::string_view name_of(const NameTable<Enum, N>& names, Enum value) {
   for (const auto& [known, name] : names) {
@@ -79,6 +85,8 @@ std::string_view profile_status_name(ProfileStatus status) {
   return name_of(kProfileStatusNames, status);
 }
 
+std::string_view library_role_name(LibraryRole role) { return name_of(kLibraryRoleNames, role); }
+
 std::optional<PairStatus> parse_pair_status(std::string_view name) {
   return value_of(kPairStatusNames, name);
 }
@@ -92,9 +100,14 @@ std::optional<ProfileStatus> parse_profile_status(std::string_view name) {
   return value_of(kProfileStatusNames, name);
 }
 
+std::optional<LibraryRole> parse_library_role(std::string_view name) {
+  return value_of(kLibraryRoleNames, name);
+}
+
 std::string pair_status_choices() { return listed(kPairStatusNames); }
 std::string timing_method_choices() { return listed(kTimingMethodNames); }
 std::string verify_phase_choices() { return listed(kVerifyPhaseNames); }
 std::string profile_status_choices() { return listed(kProfileStatusNames); }
+std::string library_role_choices() { return listed(kLibraryRoleNames); }
 
 }  // namespace aisp

@@ -16,11 +16,13 @@ std::optional<PairStatus> parse_pair_status(std::string_view name);
 std::optional<TimingMethod> parse_timing_method(std::string_view name);
 std::optional<VerifyPhase> parse_verify_phase(std::string_view name);
 std::optional<ProfileStatus> parse_profile_status(std::string_view name);
+std::optional<LibraryRole> parse_library_role(std::string_view name);
 
 // Every name of the enum, in declaration order, for messages: "detect, quarantine, gate".
 std::string pair_status_choices();
 std::string timing_method_choices();
 std::string verify_phase_choices();
 std::string profile_status_choices();
+std::string library_role_choices();
 
 }  // namespace aisp

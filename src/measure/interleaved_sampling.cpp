@@ -1,7 +1,9 @@
 #include "measure/interleaved_sampling.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <utility>
 
 namespace aisp {
 namespace {
@@ -23,28 +25,38 @@ InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& opti
                                       const MeasurementSettings& settings,
                                       const WallClock& seconds_since_start,
                                       const RoundObserver& after_round) {
-  InterleavedSamples samples{SampledVariant(settings), SampledVariant(settings), 0.0};
-  bool baseline_done = false, optimized_done = false;
-  for (std::size_t round = 0; !(baseline_done && optimized_done); ++round) {
-    if (round % 2 == 0) {
-      if (!baseline_done)
-        take_sample(baseline, samples.baseline);
-      if (!optimized_done)
-        take_sample(optimized, samples.optimized);
-    } else {
-      if (!optimized_done)
-        take_sample(optimized, samples.optimized);
-      if (!baseline_done)
-        take_sample(baseline, samples.baseline);
+  InterleavedSeries series =
+      sample_interleaved({&baseline, &optimized}, settings, seconds_since_start, after_round);
+  return InterleavedSamples{std::move(series.samples[0]), std::move(series.samples[1]),
+                            series.wall_s};
+}
+
+InterleavedSeries sample_interleaved(const std::vector<SampleSource*>& sources,
+                                     const MeasurementSettings& settings,
+                                     const WallClock& seconds_since_start,
+                                     const RoundObserver& after_round) {
+  InterleavedSeries series;
+  series.samples.reserve(sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    series.samples.emplace_back(settings);
+  std::vector<bool> done(sources.size(), false);
+  const auto all_done = [&done] {
+    return std::all_of(done.begin(), done.end(), [](bool d) { return d; });
+  };
+  for (std::size_t round = 0; !all_done(); ++round) {
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      const std::size_t i = round % 2 == 0 ? k : sources.size() - 1 - k;
+      if (!done[i])
+        take_sample(*sources[i], series.samples[i]);
     }
     const double t = seconds_since_start();
-    baseline_done = baseline_done || samples.baseline.criterion.should_stop(t);
-    optimized_done = optimized_done || samples.optimized.criterion.should_stop(t);
+    for (std::size_t i = 0; i < sources.size(); ++i)
+      done[i] = done[i] || series.samples[i].criterion.should_stop(t);
     if (after_round)
-      after_round(samples, t);
+      after_round(series, t);
   }
-  samples.wall_s = seconds_since_start();
-  return samples;
+  series.wall_s = seconds_since_start();
+  return series;
 }
 
 WallClock steady_wall_clock() {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+
 namespace aisp {
 namespace {
 
@@ -32,16 +34,19 @@ std::string describe_variant(const char* name, const StoppingCriterion& criterio
 
 }  // namespace
 
-std::string describe_sampling_progress(const InterleavedSamples& samples,
+std::string describe_sampling_progress(const InterleavedSeries& series,
                                        double seconds_since_start) {
+  static constexpr const char* kNames[] = {"baseline", "optimized", "library reference"};
   const double t = seconds_since_start;
-  std::string text = describe_variant("baseline", samples.baseline.criterion, t) + "; " +
-                     describe_variant("optimized", samples.optimized.criterion, t);
-  if (samples.baseline.criterion.settings().fixed_samples > 0) {
-    return text + fmt::format("; {:.1f} s", t);
+  std::string text;
+  for (std::size_t i = 0; i < series.samples.size(); ++i) {
+    const char* name = i < std::size(kNames) ? kNames[i] : "source";
+    text += (i == 0 ? "" : "; ") + describe_variant(name, series.samples[i].criterion, t);
   }
-  return text + fmt::format("; {:.1f} s of max {:g} s", t,
-                            samples.baseline.criterion.settings().max_time_s);
+  if (series.samples.empty()) return fmt::format("{:.1f} s", t);
+  const MeasurementSettings& settings = series.samples.front().criterion.settings();
+  if (settings.fixed_samples > 0) return text + fmt::format("; {:.1f} s", t);
+  return text + fmt::format("; {:.1f} s of max {:g} s", t, settings.max_time_s);
 }
 
 }  // namespace aisp

@@ -52,6 +52,12 @@ json entry_to_json(const ExpectationEntry& entry) {
       {"date", entry.date},
       {"run_id", entry.run_id},
   };
+  if (entry.library_fraction) {
+    object["library"] = entry.library;
+    object["library_fraction"] = rounded(*entry.library_fraction);
+    object["library_fraction_ci_low"] = rounded(entry.library_fraction_ci_low.value_or(NAN));
+    object["library_fraction_ci_high"] = rounded(entry.library_fraction_ci_high.value_or(NAN));
+  }
   if (entry.threshold) {
     object["threshold"] = json_fields::number_to_json(*entry.threshold);
     object["threshold_reason"] = entry.threshold_reason;
@@ -79,6 +85,14 @@ ExpectationEntry entry_from_json(const ObjectFields& fields) {
   entry.git_commit = fields.string("git_commit");
   entry.date = fields.string("date");
   entry.run_id = fields.string("run_id");
+  if (const json* library_fraction = fields.optional("library_fraction");
+      library_fraction != nullptr && !library_fraction->is_null()) {
+    entry.library_fraction =
+        json_fields::read_number(*library_fraction, fields.path_of("library_fraction"));
+    entry.library_fraction_ci_low = fields.number("library_fraction_ci_low");
+    entry.library_fraction_ci_high = fields.number("library_fraction_ci_high");
+    entry.library = fields.string("library");
+  }
   if (const json* threshold = fields.optional("threshold");
       threshold != nullptr && !threshold->is_null()) {
     entry.threshold = json_fields::read_number(*threshold, fields.path_of("threshold"));
@@ -183,6 +197,12 @@ ExpectationEntry entry_from_result(const PairResult& pair,
   if (pair.roofline) {
     entry.roofline_fraction = pair.roofline->fraction;
     entry.ceiling = pair.roofline->ceiling;
+  }
+  if (result_text::shows_library_fraction(pair)) {
+    entry.library = pair.library->library;
+    entry.library_fraction = pair.library->fraction->value;
+    entry.library_fraction_ci_low = pair.library->fraction->ci_low;
+    entry.library_fraction_ci_high = pair.library->fraction->ci_high;
   }
   entry.gpu = provenance.gpu;
   entry.git_commit = recorded_commit(provenance);
@@ -292,6 +312,66 @@ std::string time_note(const PairResult& pair, const ExpectationEntry& expected, 
     note += "; both variants are faster than recorded";
   }
   return note;
+}
+
+enum class RatioVerdict { regression, improvement, as_expected };
+
+// A measured ratio's interval against a recorded one widened by the threshold on a log scale:
+// wholly below it is a regression, wholly above an improvement.
+RatioVerdict judge_ratio(const Speedup& measured, double expected_ci_low, double expected_ci_high,
+                         double threshold) {
+  if (measured.ci_high < expected_ci_low / (1 + threshold)) {
+    return RatioVerdict::regression;
+  }
+  if (measured.ci_low > expected_ci_high * (1 + threshold)) {
+    return RatioVerdict::improvement;
+  }
+  return RatioVerdict::as_expected;
+}
+
+// The fraction of the library reference against the recorded one, judged as the speedup is; it
+// turns the verdict into a regression when it regressed, and an as-expected speedup into an
+// improvement when it improved. Returns the words for the detail ("" when neither side has one).
+std::string library_fraction_note(const PairResult& pair, const ExpectationEntry& expected,
+                                  double threshold, ExpectationCheck& check) {
+  const bool measured = result_text::shows_library_fraction(pair);
+  if (!expected.library_fraction) {
+    return {};
+  }
+  check.expected_library_fraction = expected.library_fraction;
+  check.expected_library_fraction_ci_low = expected.library_fraction_ci_low;
+  check.expected_library_fraction_ci_high = expected.library_fraction_ci_high;
+  Speedup recorded;
+  recorded.value = *expected.library_fraction;
+  recorded.ci_low = expected.library_fraction_ci_low.value_or(recorded.value);
+  recorded.ci_high = expected.library_fraction_ci_high.value_or(recorded.value);
+  const std::string expected_text =
+      fmt::format("{} of {}", result_text::format_library_fraction(recorded), expected.library);
+  if (!measured) {
+    return fmt::format("; fraction of {}: none measured in this run (expected {}), not judged",
+                       expected.library, expected_text);
+  }
+  const Speedup& fraction = *pair.library->fraction;
+  const std::string measured_text = fmt::format(
+      "{} of {}", result_text::format_library_fraction(fraction), pair.library->library);
+  switch (judge_ratio(fraction, recorded.ci_low, recorded.ci_high, threshold)) {
+  case RatioVerdict::regression:
+    check.verdict = "regression";
+    return fmt::format("; fraction of the library regressed: measured {}, below the expected {} "
+                       "by more than {:g}%",
+                       measured_text, expected_text, threshold * 100);
+  case RatioVerdict::improvement:
+    if (check.verdict == "as_expected") {
+      check.verdict = "improvement";
+    }
+    return fmt::format("; fraction of the library improved: measured {}, above the expected {} by "
+                       "more than {:g}%",
+                       measured_text, expected_text, threshold * 100);
+  case RatioVerdict::as_expected:
+    break;
+  }
+  return fmt::format("; fraction of the library as expected: measured {}, expected {}",
+                     measured_text, expected_text);
 }
 
 }  // namespace
@@ -502,24 +582,28 @@ ExpectationCheck check_against_expectation(const PairResult& pair, const Expecta
   check.recorded = describe_source(*expected);
   const std::string expected_text = result_text::format_speedup(expected_speedup(*expected));
   const std::string band = fmt::format("{:g}%", threshold * 100);
-  // The run's interval against the recorded one widened by the threshold on a log scale.
-  const double below = expected->speedup_ci_low / (1 + threshold);
-  const double above = expected->speedup_ci_high * (1 + threshold);
-  if (pair.speedup->ci_high < below) {
+  const RatioVerdict speedup_verdict =
+      judge_ratio(*pair.speedup, expected->speedup_ci_low, expected->speedup_ci_high, threshold);
+  if (speedup_verdict == RatioVerdict::regression) {
     check.verdict = "regression";
-    check.detail = fmt::format("measured {}, below the expected {} by more than {} (the interval "
-                               "ends under {})",
-                               measured, expected_text, band, result_text::format_ratio(below));
-  } else if (pair.speedup->ci_low > above) {
+    check.detail =
+        fmt::format("measured {}, below the expected {} by more than {} (the interval "
+                    "ends under {})",
+                    measured, expected_text, band,
+                    result_text::format_ratio(expected->speedup_ci_low / (1 + threshold)));
+  } else if (speedup_verdict == RatioVerdict::improvement) {
     check.verdict = "improvement";
-    check.detail = fmt::format("measured {}, above the expected {} by more than {} (the interval "
-                               "starts over {}); record it once the change is understood",
-                               measured, expected_text, band, result_text::format_ratio(above));
+    check.detail =
+        fmt::format("measured {}, above the expected {} by more than {} (the interval "
+                    "starts over {}); record it once the change is understood",
+                    measured, expected_text, band,
+                    result_text::format_ratio(expected->speedup_ci_high * (1 + threshold)));
   } else {
     check.verdict = "as_expected";
     check.detail = fmt::format("measured {}, expected {}: not clearly more than {} away", measured,
                                expected_text, band);
   }
+  check.detail += library_fraction_note(pair, *expected, threshold, check);
   if (expected->threshold && *expected->threshold == threshold) {
     check.detail += fmt::format(" (this pair's threshold: {})", expected->threshold_reason);
   }

@@ -32,6 +32,11 @@ struct ExpectationEntry {
   double speedup_ci_low = 0, speedup_ci_high = 0;
   std::optional<double> roofline_fraction;  // null in the file when the pair has no roofline
   std::string ceiling;                      // null in the file (empty here) without a roofline
+  // The target's fraction of its pair's library reference (reference median / optimized median)
+  // and its interval, when the run measured one; absent from the file otherwise. It takes part
+  // in the verdict as the speedup does.
+  std::string library;  // "cuBLASLt"
+  std::optional<double> library_fraction, library_fraction_ci_low, library_fraction_ci_high;
   // Provenance: where the numbers come from.
   std::string gpu;         // "NVIDIA H200"
   std::string git_commit;  // of the source that was measured
@@ -120,14 +125,17 @@ int update_expectations(const RunResults& results,
 inline constexpr double kDefaultExpectationThreshold = 0.05;
 
 // How a pair's speedup compares with its expectation (`expected`: nullptr when none is recorded),
-// with t = `threshold` and [E_low, E_high] the recorded speedup interval:
+// with t = `threshold` and [E_low, E_high] the recorded speedup interval (the fraction of the
+// library reference, when both the entry and the run have one, is judged by the same rule; the
+// target is a regression when either regressed, an improvement when either improved and neither
+// regressed):
 //   "regression":     the run's ci_high < E_low / (1 + t): wholly below, by more than t
 //   "improvement":    the run's ci_low  > E_high × (1 + t): wholly above, by more than t
 //   "as_expected":    otherwise
 //   "no_expectation": the pair passed, but nothing is recorded for its target
 //   "not_compared":   the pair did not pass with verified outputs and a measured speedup (failed,
 //                     skipped, quarantined, `bench verify`); its status says more
-// Only the speedup decides. The variants' absolute medians are compared with the recorded ones in
+// Only the ratios decide. The variants' absolute medians are compared with the recorded ones in
 // the detail (a note when both moved by more than t), never in the verdict: a speedup is a ratio
 // of interleaved samples, robust to the clocks, power state and host of the machine; absolute
 // times are not (docs/reports.md says why).

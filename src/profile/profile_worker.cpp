@@ -87,6 +87,9 @@ int run_profile_worker(const WorkerRequest& request, int out_fd) {
   } catch (const CudaError& e) {
     result.status = PairStatus::failed;
     result.reason = fmt::format("CUDA error: {}", e.what());
+  } catch (const Unavailable& e) {  // the variant cannot run here: its profile is a skip
+    result.status = PairStatus::skipped;
+    result.reason = e.what();
   } catch (const std::exception& e) {
     result.status = PairStatus::failed;
     result.reason = fmt::format("error: {}", e.what());

@@ -13,13 +13,15 @@ namespace aisp {
 namespace {
 
 // Column titles of the text table, by check.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 9> kColumns{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kColumns{{
     {"variants_present", "variants"},
     {"constructible", "construct"},
     {"requirements_consistent", "requirements"},
     {"workload_declared", "workload"},
     {"signature_declared", "signature"},
     {"tolerance_justified", "tolerance"},
+    {"lower_precision", "precision"},
+    {"library_reference", "library"},
     {"outputs_declared", "outputs"},
     {"file_names", "names"},
     {"chapter_readme", "readme"},
@@ -35,6 +37,21 @@ std::string_view cell_text(AuditOutcome outcome) {
     return "verify";
   }
   return "?";
+}
+
+// What a passed check declares that a reader should see even when nothing failed: a library
+// reference of the pair, a lower-precision variant. "" for checks that declare nothing.
+std::string declaration(const AuditCheck& c) {
+  if (c.outcome != AuditOutcome::pass) {
+    return {};
+  }
+  if (c.check == "library_reference" && c.detail != "none declared in the pair") {
+    return "library reference: " + c.detail;
+  }
+  if (c.check == "lower_precision" && c.detail != "none declared") {
+    return "lower precision: " + c.detail;
+  }
+  return {};
 }
 
 }  // namespace
@@ -77,9 +94,22 @@ std::string render_audit_text(const std::vector<PairAudit>& audits) {
       }
     }
   }
+  std::string declarations;
+  for (const PairAudit& audit : audits) {
+    for (const AuditCheck& c : audit.checks) {
+      if (const std::string declared = declaration(c); !declared.empty()) {
+        declarations += fmt::format("  {}  {}\n", audit.target, rf::single_line(declared));
+      }
+    }
+  }
+  if (!declarations.empty()) {
+    text += "\nDeclared (docs/contract.md: \"Library reference\", \"Lower precision\"):\n" +
+            declarations;
+  }
   if (any_deferred) {
     text += "\nverify: decided only after setup() (the outputs always; a signature or dtype that "
-            "setup sets), so `bench verify` checks it, not the audit.\n";
+            "setup sets), so `bench verify` checks it, not the audit; or a variant is unavailable "
+            "on this machine (aisp::Unavailable), so it is checked where it can run.\n";
   }
   text += fmt::format("\n{} pair{}: {} complete, {} incomplete.\n", audits.size(),
                       audits.size() == 1 ? "" : "s", complete, audits.size() - complete);

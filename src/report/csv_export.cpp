@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report/precision_format.hpp"
 #include "report/profile_format.hpp"
 #include "report/report_format.hpp"
 
@@ -83,6 +84,46 @@ void append_profile(std::vector<std::string>& row, const std::optional<PairProfi
   append_variant_profile(row, profile ? profile->optimized : std::nullopt);
 }
 
+// The pair's library reference: name, reference variant, role, and the fraction (shown by the
+// speedup's rule) with its interval and verdict and the reference's median.
+void append_library(std::vector<std::string>& row, const PairResult& pair) {
+  if (!pair.library) {
+    row.insert(row.end(), 8, std::string());
+    return;
+  }
+  const LibraryComparison& library = *pair.library;
+  row.push_back(library.library);
+  row.push_back(library.reference_variant);
+  row.emplace_back(library_role_name(library.role));
+  if (report_format::shows_library_fraction(pair)) {
+    row.push_back(number_cell(library.fraction->value));
+    row.push_back(number_cell(library.fraction->ci_low));
+    row.push_back(number_cell(library.fraction->ci_high));
+    row.push_back(library.fraction->verdict);
+  } else {
+    row.insert(row.end(), 4, std::string());
+  }
+  row.push_back(library.reference ? number_cell(library.reference->stats.median) : std::string());
+}
+
+// Errors against the float64 reference, the worst over the outputs, and the declared format.
+void append_precision(std::vector<std::string>& row, const std::optional<PrecisionResult>& p) {
+  namespace pf = precision_format;
+  if (!p) {
+    row.insert(row.end(), 8, std::string());
+    return;
+  }
+  row.push_back(optional_number_cell(pf::worst_relative_rms(p->baseline)));
+  row.push_back(optional_number_cell(pf::worst_max_abs(p->baseline)));
+  row.push_back(optional_number_cell(pf::worst_relative_rms(p->optimized)));
+  row.push_back(optional_number_cell(pf::worst_max_abs(p->optimized)));
+  row.push_back(optional_number_cell(pf::worst_max_relative(p->optimized)));
+  const auto& declared = p->optimized.lower_precision;
+  row.push_back(declared ? "true" : "false");
+  row.push_back(declared ? declared->format : std::string());
+  row.push_back(declared ? number_cell(declared->max_relative_rms) : std::string());
+}
+
 std::vector<std::string> pair_row(const PairResult& pair) {
   std::vector<std::string> row{pair.target, pair.chapter,
                                pair.pair,   std::string(pair_status_name(pair.status)),
@@ -115,6 +156,8 @@ std::vector<std::string> pair_row(const PairResult& pair) {
   row.push_back(optional_cell(pair.gpu_after.sm_clock_mhz));
   append_expectation(row, pair.expectation);
   append_profile(row, pair.profile);
+  append_library(row, pair);
+  append_precision(row, pair.precision);
   return row;
 }
 
@@ -181,6 +224,22 @@ const std::vector<std::string_view>& csv_columns() {
       "optimized_memory_throughput_pct",
       "optimized_dram_throughput_pct",
       "optimized_achieved_occupancy_pct",
+      "library",
+      "library_reference_variant",
+      "library_role",
+      "library_fraction",
+      "library_fraction_ci_low",
+      "library_fraction_ci_high",
+      "library_fraction_verdict",
+      "library_reference_median_ms",
+      "baseline_error_relative_rms",
+      "baseline_error_max_abs",
+      "optimized_error_relative_rms",
+      "optimized_error_max_abs",
+      "optimized_error_max_relative",
+      "lower_precision",
+      "lower_precision_format",
+      "lower_precision_max_relative_rms",
   };
   return columns;
 }

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "report/library_format.hpp"
 #include "report/marks_format.hpp"
+#include "report/precision_format.hpp"
 #include "report/profile_format.hpp"
 #include "report/report_format.hpp"
 
@@ -89,7 +91,13 @@ std::string median_cell(const std::optional<VariantMeasurement>& measurement) {
   return rf::format_duration_ms(measurement->stats.median);
 }
 
-std::string table_row(const PairResult& pair) {
+// The optional columns of the main table: present only in runs that have something for them.
+struct OptionalColumns {
+  bool library = false;    // "Of library": a pair of the run has a library reference
+  bool precision = false;  // "Error (rel. RMS)": a pair of the run has errors against a reference
+};
+
+std::string table_row(const PairResult& pair, const OptionalColumns& optional) {
   const bool speedup_shown = rf::shows_speedup(pair);
   const std::string speedup =
       speedup_shown ? rf::format_speedup(*pair.speedup) : std::string(rf::kAbsent);
@@ -97,10 +105,18 @@ std::string table_row(const PairResult& pair) {
   const std::string roofline = speedup_shown && pair.roofline
                                    ? rf::format_roofline(*pair.roofline, true)
                                    : std::string(rf::kAbsent);
-  return fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", table_cell(pair.target),
+  std::string extra;
+  if (optional.library) {
+    extra += " " + table_cell(library_format::library_cell(pair)) + " |";
+  }
+  if (optional.precision) {
+    extra += " " + table_cell(precision_format::precision_cell(pair)) + " |";
+  }
+  return fmt::format("| {} | {} | {} | {} | {} | {} | {} |{} {} |\n", table_cell(pair.target),
                      pair_status_name(pair.status), median_cell(pair.baseline),
                      median_cell(pair.optimized), speedup, table_cell(verdict),
-                     table_cell(roofline), table_cell(rf::format_verification(pair.verification)));
+                     table_cell(roofline), extra,
+                     table_cell(rf::format_verification(pair.verification)));
 }
 
 // One list item per pair that did not pass; a reason of several lines follows as a code block.
@@ -148,12 +164,27 @@ std::string render_markdown_summary(const RunResults& results, const nlohmann::j
             "\n\n";
   }
 
+  const OptionalColumns optional{library_format::any_library(results),
+                                 precision_format::any_precision(results)};
   text += fmt::format("| Target | Status | Baseline median | Optimized median | Speedup [{}] | "
-                      "Verdict | Roofline (optimized) | Verification |\n",
-                      rf::confidence_label(results));
-  text += "|:--|:--|--:|--:|:--|:--|:--|:--|\n";
+                      "Verdict | Roofline (optimized) |{}{} Verification |\n",
+                      rf::confidence_label(results),
+                      optional.library
+                          ? fmt::format(" Of library [{}] |", rf::confidence_label(results))
+                          : std::string(),
+                      optional.precision ? " Error (rel. RMS) |" : "");
+  text += fmt::format("|:--|:--|--:|--:|:--|:--|:--|{}{}:--|\n", optional.library ? ":--|" : "",
+                      optional.precision ? "--:|" : "");
   for (const PairResult& pair : results.pairs) {
-    text += table_row(pair);
+    text += table_row(pair, optional);
+  }
+  if (const std::string library = library_format::render_library_markdown(results);
+      !library.empty()) {
+    text += "\n" + library;
+  }
+  if (const std::string precision = precision_format::render_precision_markdown(results);
+      !precision.empty()) {
+    text += "\n" + precision;
   }
 
   std::string expectations = rf::format_expectation_counts(results);

@@ -17,12 +17,15 @@ namespace aisp::report_format {
 using result_text::describe_outcome;
 using result_text::display_width;
 using result_text::format_duration_ms;
+using result_text::format_error;
+using result_text::format_library_fraction;
 using result_text::format_percent;
 using result_text::format_ratio;
 using result_text::format_speedup;
 using result_text::format_verification;
 using result_text::kAbsent;
 using result_text::passed_with_failed_checks;
+using result_text::shows_library_fraction;
 using result_text::shows_speedup;
 using result_text::single_line;
 

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "report/library_format.hpp"
+#include "report/precision_format.hpp"
 #include "report/report_format.hpp"
 
 namespace aisp {
@@ -47,7 +49,7 @@ std::string outcome_with_log(const PairResult& result, std::size_t max_chars) {
 enum class Align { left, right };
 
 struct Column {
-  std::string_view title;
+  std::string title;
   Align align;
 };
 
@@ -79,6 +81,12 @@ std::string format_pair_line(const PairResult& result) {
       line += "  " + rf::format_roofline(*result.roofline, false);
     }
   }
+  if (const std::string library = library_format::format_library_note(result); !library.empty()) {
+    line += "  " + library;
+  }
+  if (const PrecisionDeclaration* lower = precision_format::lower_precision(result)) {
+    line += "  LOWER PRECISION (" + rf::single_line(lower->format, 60) + ")";
+  }
   if (rf::passed_with_failed_checks(result)) {
     std::size_t failed = 0;
     std::string first;
@@ -109,17 +117,20 @@ std::string format_check_lines(const Verification& verification) {
 
 std::string render_text_summary(const RunResults& results) {
   const std::string speedup_title = fmt::format("Speedup [{}]", rf::confidence_label(results));
-  const std::array<Column, 7> columns{{
-      {"Status", Align::left},
-      {"Target", Align::left},
-      {"Baseline", Align::right},
-      {"Optimized", Align::right},
-      {speedup_title, Align::left},
-      {"Roofline", Align::left},
-      {"Note", Align::left},
-  }};
+  // The library and error columns appear only in runs that have something to put in them.
+  const bool library_column = library_format::any_library(results);
+  const bool error_column = precision_format::any_precision(results);
+  std::vector<Column> columns{
+      {"Status", Align::left},     {"Target", Align::left},      {"Baseline", Align::right},
+      {"Optimized", Align::right}, {speedup_title, Align::left}, {"Roofline", Align::left},
+  };
+  if (library_column)
+    columns.push_back({"Of library", Align::left});
+  if (error_column)
+    columns.push_back({"Error (rel. RMS)", Align::left});
+  columns.push_back({"Note", Align::left});
 
-  std::vector<std::array<std::string, 7>> rows;
+  std::vector<std::vector<std::string>> rows;
   rows.reserve(results.pairs.size());
   // Skips are one row per reason, after the pairs that ran: on a machine without a GPU every GPU
   // pair has the same reason, and 29 copies of it would bury the lines that matter. Which pairs
@@ -149,7 +160,7 @@ std::string render_text_summary(const RunResults& results) {
     } else if (!has_samples(pair.baseline) && !has_samples(pair.optimized)) {
       note = "verified";
     }
-    rows.push_back({
+    std::vector<std::string> row{
         std::string(rf::status_label(pair.status)),
         pair.target,
         median_text(pair.baseline),
@@ -157,26 +168,33 @@ std::string render_text_summary(const RunResults& results) {
         speedup_shown ? rf::format_speedup(*pair.speedup) : std::string(rf::kAbsent),
         speedup_shown && pair.roofline ? rf::format_roofline(*pair.roofline, false)
                                        : std::string(rf::kAbsent),
-        note,
-    });
+    };
+    if (library_column)
+      row.push_back(library_format::library_cell(pair));
+    if (error_column)
+      row.push_back(precision_format::precision_cell(pair));
+    row.push_back(std::move(note));
+    rows.push_back(std::move(row));
   }
 
   for (const auto& [reason, targets] : skips) {
     const std::string who =
         targets.size() == 1 ? targets.front() : fmt::format("{} pairs", targets.size());
-    const std::string absent(rf::kAbsent);
-    rows.push_back({std::string(rf::status_label(PairStatus::skipped)), who, absent, absent, absent,
-                    absent, reason});
+    std::vector<std::string> row(columns.size(), std::string(rf::kAbsent));
+    row.front() = std::string(rf::status_label(PairStatus::skipped));
+    row[1] = who;
+    row.back() = reason;
+    rows.push_back(std::move(row));
   }
 
-  std::array<std::size_t, 7> widths{};
+  std::vector<std::size_t> widths(columns.size(), 0);
   for (std::size_t column = 0; column < columns.size(); ++column) {
     widths[column] = rf::display_width(columns[column].title);
     for (const auto& row : rows) {
       widths[column] = std::max(widths[column], rf::display_width(row[column]));
     }
   }
-  const auto render_row = [&](const std::array<std::string, 7>& cells) {
+  const auto render_row = [&](const std::vector<std::string>& cells) {
     std::string line;
     for (std::size_t column = 0; column < columns.size(); ++column) {
       const bool last = column + 1 == columns.size();
@@ -189,9 +207,9 @@ std::string render_text_summary(const RunResults& results) {
     return line + "\n";
   };
 
-  std::array<std::string, 7> header;
-  for (std::size_t column = 0; column < columns.size(); ++column) {
-    header[column] = std::string(columns[column].title);
+  std::vector<std::string> header;
+  for (const Column& column : columns) {
+    header.emplace_back(column.title);
   }
   std::string text = render_row(header);
   for (const auto& row : rows) {

@@ -114,6 +114,24 @@ std::string format_percent(double fraction) {
   return fmt::format("{:.0f}%", percent);
 }
 
+std::string format_library_fraction(const Speedup& fraction) {
+  if (!std::isfinite(fraction.value)) {
+    return std::string(kAbsent);
+  }
+  const auto percent = [](double value) {
+    return std::isfinite(value) ? fmt::format("{:.1f}%", value * 100) : std::string(kAbsent);
+  };
+  return fmt::format("{} [{}, {}]", percent(fraction.value), percent(fraction.ci_low),
+                     percent(fraction.ci_high));
+}
+
+std::string format_error(double error) {
+  if (!std::isfinite(error)) {
+    return std::string(kAbsent);
+  }
+  return fmt::format("{:.3g}", error);
+}
+
 std::string format_verification(const Verification& verification) {
   if (verification.checks.empty()) {
     return verification.passed ? "passed" : std::string(kAbsent);
@@ -162,6 +180,11 @@ std::string describe_outcome(const PairResult& result, bool name_status) {
 bool shows_speedup(const PairResult& result) {
   return result.status == PairStatus::passed && result.verification.passed &&
          result.speedup.has_value();
+}
+
+bool shows_library_fraction(const PairResult& result) {
+  return shows_speedup(result) && result.library.has_value() &&
+         result.library->fraction.has_value();
 }
 
 std::string single_line(std::string_view text, std::size_t max_chars) {

@@ -28,6 +28,13 @@ std::string format_speedup(const Speedup& speedup);
 // A fraction as a percentage: "88%", "4.2%" (one decimal below 10%).
 std::string format_percent(double fraction);
 
+// A fraction of a library reference with its interval, one decimal: "93.1% [92.4%, 93.8%]"
+// (Speedup holds it: reference median / optimized median). kAbsent when not finite.
+std::string format_library_fraction(const Speedup& fraction);
+
+// An error against the float64 reference: three significant digits, "0.0361", "2.1e-05".
+std::string format_error(double error);
+
 // "passed (9 checks)", "failed: within_tolerance, fresh_seed_changes_output", or kAbsent when no
 // check ran.
 std::string format_verification(const Verification& verification);
@@ -41,6 +48,9 @@ std::string describe_outcome(const PairResult& result, bool name_status = false)
 // with verified outputs: a failure quarantines the pair's numbers, in every verification phase
 // (a pair that passed with failed checks under --verify-phase detect shows none either).
 bool shows_speedup(const PairResult& result);
+
+// The fraction of the library reference is shown by the same rule as the speedup, when measured.
+bool shows_library_fraction(const PairResult& result);
 
 // The text on one line: line breaks become " | ", trailing blanks go, and text longer than
 // `max_chars` code points is cut with "…" (0: no limit).

@@ -153,6 +153,9 @@ json expectation_check_to_json(const ExpectationCheck& check) {
       {"expected_ci_high", &check.expected_ci_high},
       {"expected_baseline_ms", &check.expected_baseline_ms},
       {"expected_optimized_ms", &check.expected_optimized_ms},
+      {"expected_library_fraction", &check.expected_library_fraction},
+      {"expected_library_fraction_ci_low", &check.expected_library_fraction_ci_low},
+      {"expected_library_fraction_ci_high", &check.expected_library_fraction_ci_high},
   };
   for (const auto& [key, value] : expected) {
     if (value->has_value()) {
@@ -160,6 +163,52 @@ json expectation_check_to_json(const ExpectationCheck& check) {
     }
   }
   return object;
+}
+
+json library_to_json(const LibraryComparison& library) {
+  json object{
+      {"name", library.library},
+      {"reference_variant", library.reference_variant},
+      {"role", library_role_name(library.role)},
+      {"reason", library.reason},
+  };
+  if (library.fraction) {
+    object["fraction"] = speedup_to_json(*library.fraction);
+  }
+  if (library.reference) {
+    object["reference"] = measurement_to_json(*library.reference);
+  }
+  return object;
+}
+
+json variant_precision_to_json(const VariantPrecision& precision) {
+  json outputs = json::array();
+  for (const OutputError& error : precision.outputs) {
+    json object{
+        {"output", error.output},
+        {"sampled", error.sampled},
+        {"relative_rms", number_to_json(error.relative_rms)},
+        {"max_abs", number_to_json(error.max_abs)},
+        {"relative_elements", error.relative_elements},
+    };
+    if (error.max_relative) {
+      object["max_relative"] = number_to_json(*error.max_relative);
+    }
+    outputs.push_back(std::move(object));
+  }
+  json object{{"variant", precision.variant}, {"outputs", std::move(outputs)}};
+  if (precision.lower_precision) {
+    object["lower_precision"] =
+        json{{"format", precision.lower_precision->format},
+             {"max_relative_rms", number_to_json(precision.lower_precision->max_relative_rms)},
+             {"justification", precision.lower_precision->justification}};
+  }
+  return object;
+}
+
+json precision_to_json(const PrecisionResult& precision) {
+  return json{{"baseline", variant_precision_to_json(precision.baseline)},
+              {"optimized", variant_precision_to_json(precision.optimized)}};
 }
 
 // ---- reading ------------------------------------------------------------------------------
@@ -310,6 +359,11 @@ ExpectationCheck expectation_check_from_json(const ObjectFields& fields) {
   check.expected_ci_high = fields.optional_number("expected_ci_high");
   check.expected_baseline_ms = fields.optional_number("expected_baseline_ms");
   check.expected_optimized_ms = fields.optional_number("expected_optimized_ms");
+  check.expected_library_fraction = fields.optional_number("expected_library_fraction");
+  check.expected_library_fraction_ci_low =
+      fields.optional_number("expected_library_fraction_ci_low");
+  check.expected_library_fraction_ci_high =
+      fields.optional_number("expected_library_fraction_ci_high");
   check.recorded = fields.string("recorded");
   check.detail = fields.string("detail");
   return check;
@@ -323,6 +377,53 @@ std::optional<Value> read_optional_object(const ObjectFields& fields, std::strin
     return std::nullopt;
   }
   return read(ObjectFields(*value, fields.path_of(key)));
+}
+
+LibraryComparison library_from_json(const ObjectFields& fields) {
+  LibraryComparison library;
+  library.library = fields.string("name");
+  library.reference_variant = fields.string("reference_variant");
+  const std::string role = fields.string("role");
+  const std::optional<LibraryRole> parsed_role = parse_library_role(role);
+  if (!parsed_role) {
+    json_fields::fail(fields.path_of("role"), "one of " + library_role_choices(), json(role));
+  }
+  library.role = *parsed_role;
+  library.reason = fields.string("reason");
+  library.fraction = read_optional_object<Speedup>(fields, "fraction", speedup_from_json);
+  library.reference =
+      read_optional_object<VariantMeasurement>(fields, "reference", measurement_from_json);
+  return library;
+}
+
+VariantPrecision variant_precision_from_json(const ObjectFields& fields) {
+  VariantPrecision precision;
+  precision.variant = fields.string("variant");
+  const json& outputs = fields.array("outputs");
+  const std::string outputs_path = fields.path_of("outputs");
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const ObjectFields output(outputs[i], json_fields::element_path(outputs_path, i));
+    OutputError error;
+    error.output = output.string("output");
+    error.sampled = static_cast<std::size_t>(output.integer("sampled", 0, kCountMax));
+    error.relative_rms = output.number("relative_rms");
+    error.max_abs = output.number("max_abs");
+    error.max_relative = output.optional_number("max_relative");
+    error.relative_elements =
+        static_cast<std::size_t>(output.integer("relative_elements", 0, kCountMax));
+    precision.outputs.push_back(std::move(error));
+  }
+  precision.lower_precision = read_optional_object<PrecisionDeclaration>(
+      fields, "lower_precision", [](const ObjectFields& declared) {
+        return PrecisionDeclaration{declared.string("format"), declared.number("max_relative_rms"),
+                                    declared.string("justification")};
+      });
+  return precision;
+}
+
+PrecisionResult precision_from_json(const ObjectFields& fields) {
+  return PrecisionResult{variant_precision_from_json(fields.object("baseline")),
+                         variant_precision_from_json(fields.object("optimized"))};
 }
 
 PairResult pair_result_from_fields(const ObjectFields& fields) {
@@ -372,6 +473,9 @@ PairResult pair_result_from_fields(const ObjectFields& fields) {
   result.expectation =
       read_optional_object<ExpectationCheck>(fields, "expectation", expectation_check_from_json);
   result.profile = read_optional_object<PairProfile>(fields, "profile", profile_from_fields);
+  result.library = read_optional_object<LibraryComparison>(fields, "library", library_from_json);
+  result.precision =
+      read_optional_object<PrecisionResult>(fields, "precision", precision_from_json);
   return result;
 }
 
@@ -461,6 +565,12 @@ nlohmann::json to_json(const PairResult& result) {
   }
   if (result.profile) {
     object["profile"] = profile_to_json(*result.profile);
+  }
+  if (result.library) {
+    object["library"] = library_to_json(*result.library);
+  }
+  if (result.precision) {
+    object["precision"] = precision_to_json(*result.precision);
   }
   return object;
 }

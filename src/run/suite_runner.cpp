@@ -18,6 +18,7 @@
 #include "policy/quarantine.hpp"
 #include "profile/pair_profiler.hpp"
 #include "report/marks_format.hpp"
+#include "report/precision_format.hpp"
 #include "report/profile_format.hpp"
 #include "report/report_format.hpp"
 #include "report/text_summary.hpp"
@@ -339,6 +340,9 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
         fmt::format("[{}/{}] {}", i + 1, pairs.size(), pair_line(result, skip_reasons_shown)));
     if (const std::string marks = marks_format::format_marks_line(result); !marks.empty())
       progress.line(fmt::format("      {} {}", result.target, marks));
+    if (const std::string precision = precision_format::format_precision_line(result);
+        !precision.empty())
+      progress.line(fmt::format("      {} {}", result.target, precision));
     if (result.profile)
       progress.line(fmt::format("      {} {}", result.target,
                                 profile_format::format_profile_line(*result.profile)));

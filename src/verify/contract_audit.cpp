@@ -4,6 +4,7 @@
 #include <cmath>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <system_error>
@@ -24,6 +25,7 @@ struct AuditedVariant {
   const VariantInfo* info = nullptr;
   std::unique_ptr<Benchmark> instance;
   std::string error;
+  bool unavailable = false;  // the constructor threw aisp::Unavailable: a skip, not a failure
 };
 
 AuditedVariant construct(const VariantInfo* info) {
@@ -38,6 +40,9 @@ AuditedVariant construct(const VariantInfo* info) {
     if (!variant.instance) {
       variant.error = "its factory returned no object";
     }
+  } catch (const Unavailable& unavailable) {
+    variant.error = unavailable.what();
+    variant.unavailable = true;
   } catch (const std::exception& error) {
     variant.error = fmt::format("its constructor threw: {}", error.what());
   } catch (...) {
@@ -52,6 +57,8 @@ auto ask(const AuditedVariant& variant, const char* method, Read read, std::stri
     -> std::optional<decltype(read(*variant.instance))> {
   try {
     return read(*variant.instance);
+  } catch (const Unavailable&) {
+    throw;  // a skip on this machine: audit_pair defers what is left
   } catch (const std::exception& e) {
     error = fmt::format("{}.{}() threw before setup: {}", variant.info->stem, method, e.what());
   } catch (...) {
@@ -392,6 +399,107 @@ AuditCheck audit_readme(const PairInfo& pair) {
   return check("chapter_readme", AuditOutcome::pass, readme.string());
 }
 
+// At most one variant of a pair (the baseline and every optimized variant of it) declares
+// library_reference(); every other target then reports its fraction of that one.
+AuditCheck audit_library_reference(const PairInfo& pair, const std::vector<PairInfo>& catalog) {
+  constexpr const char* kName = "library_reference";
+  std::vector<std::string> problems;
+  const std::vector<DeclaredLibraryReference> declared =
+      declared_library_references(catalog, pair, &problems);
+  if (!problems.empty()) {
+    return check(kName, AuditOutcome::fail, fmt::format("{}", fmt::join(problems, "; ")));
+  }
+  if (declared.empty()) {
+    return check(kName, AuditOutcome::pass, "none declared in the pair");
+  }
+  if (declared.size() > 1) {
+    std::vector<std::string> names;
+    for (const DeclaredLibraryReference& d : declared) {
+      names.push_back(fmt::format("{} ({})", d.variant->stem, d.library));
+    }
+    return check(kName, AuditOutcome::fail,
+                 fmt::format("{} variants of pair {} declare library_reference(): {}; at most one "
+                             "may, or no target knows which library to report its fraction of",
+                             declared.size(), pair.pair, fmt::join(names, ", ")));
+  }
+  const DeclaredLibraryReference& reference = declared.front();
+  if (reference.variant == pair.optimized) {
+    const auto siblings = std::count_if(catalog.begin(), catalog.end(), [&](const PairInfo& p) {
+      return p.chapter == pair.chapter && p.baseline == pair.baseline && p.target != pair.target;
+    });
+    return check(kName, AuditOutcome::pass,
+                 fmt::format("{}: this target is the pair's reference (its speedup as usual); {}",
+                             reference.library,
+                             siblings > 0 ? fmt::format("the pair's {} other target{} report their "
+                                                        "fraction of it",
+                                                        siblings, siblings == 1 ? "" : "s")
+                                          : std::string("the pair has no other target to compare "
+                                                        "with it yet")));
+  }
+  if (reference.is_baseline()) {
+    return check(kName, AuditOutcome::pass,
+                 fmt::format("{}: the baseline {} is the reference, so this target's fraction of "
+                             "{} is its speedup (the same samples, no third variant timed)",
+                             reference.library, reference.variant->stem, reference.library));
+  }
+  return check(kName, AuditOutcome::pass,
+               fmt::format("{}: reports its fraction of {}, timed beside it in the same worker",
+                           reference.library, reference.variant->stem));
+}
+
+// A variant that declares lower precision is held to its own bound against the baseline's
+// float64 reference(), so the pair must have one, and the declaration must be complete.
+AuditCheck audit_lower_precision(const AuditedVariant& baseline, const AuditedVariant& optimized) {
+  constexpr const char* kName = "lower_precision";
+  std::string error;
+  const auto b = ask(
+      baseline, "lower_precision", [](const Benchmark& x) { return x.lower_precision(); }, error);
+  const auto o = ask(
+      optimized, "lower_precision", [](const Benchmark& x) { return x.lower_precision(); }, error);
+  const auto has_reference = ask(
+      baseline, "reference", [](const Benchmark& x) { return static_cast<bool>(x.reference()); },
+      error);
+  if (!b || !o || !has_reference) {
+    return check(kName, AuditOutcome::fail, error);
+  }
+  if (!*b && !*o) {
+    return check(kName, AuditOutcome::pass, "none declared");
+  }
+  std::vector<std::string> declarations;
+  std::vector<std::string> problems;
+  for (const auto& [variant, declared] : {std::pair{&baseline, &*b}, std::pair{&optimized, &*o}}) {
+    if (!*declared) {
+      continue;
+    }
+    const LowerPrecision& d = **declared;
+    const std::string& stem = variant->info->stem;
+    if (d.format.empty()) {
+      problems.push_back(fmt::format("{}: the format is empty; say what it computes in", stem));
+    }
+    if (!(d.max_relative_rms > 0) || !std::isfinite(d.max_relative_rms)) {
+      problems.push_back(
+          fmt::format("{}: max_relative_rms {:g} is not a bound > 0", stem, d.max_relative_rms));
+    }
+    if (d.justification.empty()) {
+      problems.push_back(
+          fmt::format("{}: no justification for the bound {:g}", stem, d.max_relative_rms));
+    }
+    if (!*has_reference) {
+      problems.push_back(fmt::format(
+          "{} declares lower precision ({}) but {} gives no float64 reference(): nothing to hold "
+          "it to; give reference() in the pair's problem class",
+          stem, d.format, baseline.info->stem));
+    }
+    declarations.push_back(fmt::format("{} computes in {}, held to relative RMS <= {:g} against "
+                                       "the float64 reference: {}",
+                                       stem, d.format, d.max_relative_rms, d.justification));
+  }
+  if (!problems.empty()) {
+    return check(kName, AuditOutcome::fail, fmt::format("{}", fmt::join(problems, "; ")));
+  }
+  return check(kName, AuditOutcome::pass, fmt::format("{}", fmt::join(declarations, "; ")));
+}
+
 }  // namespace
 
 std::string_view audit_outcome_name(AuditOutcome outcome) {
@@ -411,7 +519,7 @@ bool PairAudit::complete() const {
                       [](const AuditCheck& c) { return c.outcome == AuditOutcome::fail; });
 }
 
-PairAudit audit_pair(const PairInfo& pair) {
+PairAudit audit_pair(const PairInfo& pair, const std::vector<PairInfo>& catalog) {
   PairAudit audit;
   audit.target = pair.target;
   audit.chapter = pair.chapter;
@@ -431,28 +539,54 @@ PairAudit audit_pair(const PairInfo& pair) {
   const AuditedVariant baseline = construct(pair.baseline);
   const AuditedVariant optimized = construct(pair.optimized);
   const bool constructed = baseline.instance && optimized.instance;
+  const bool unavailable = baseline.unavailable || optimized.unavailable;
   std::string construct_detail = "both constructed without a GPU";
   if (!constructed) {
     construct_detail = !baseline.instance
                            ? fmt::format("{}: {}", pair.baseline->stem, baseline.error)
                            : fmt::format("{}: {}", pair.optimized->stem, optimized.error);
-    construct_detail += "; a constructor must not need the GPU or the filesystem: do that in "
-                        "setup()";
+    construct_detail += unavailable ? "; unavailable on this machine (aisp::Unavailable): a "
+                                      "skip, checked where it can run"
+                                    : "; a constructor must not need the GPU or the filesystem: "
+                                      "do that in setup()";
   }
-  audit.checks.push_back(check(
-      "constructible", constructed ? AuditOutcome::pass : AuditOutcome::fail, construct_detail));
-  if (constructed) {
-    audit.checks.push_back(audit_requirements(baseline, optimized));
-    audit.checks.push_back(audit_workload(baseline, optimized));
-    audit.checks.push_back(audit_signature(baseline, optimized));
-    audit.checks.push_back(audit_tolerance(baseline, optimized));
-  } else {
-    for (const char* name : {"requirements_consistent", "workload_declared", "signature_declared",
-                             "tolerance_justified"}) {
-      audit.checks.push_back(
-          check(name, AuditOutcome::fail, "not checked: a variant could not be constructed"));
+  audit.checks.push_back(check("constructible",
+                               constructed   ? AuditOutcome::pass
+                               : unavailable ? AuditOutcome::deferred
+                                             : AuditOutcome::fail,
+                               construct_detail));
+  // The checks that ask the instances, in order; a method that throws aisp::Unavailable defers
+  // the rest (a skip on this machine, as a run would record it).
+  using InstanceCheck = std::function<AuditCheck()>;
+  const std::vector<std::pair<const char*, InstanceCheck>> instance_checks{
+      {"requirements_consistent", [&] { return audit_requirements(baseline, optimized); }},
+      {"workload_declared", [&] { return audit_workload(baseline, optimized); }},
+      {"signature_declared", [&] { return audit_signature(baseline, optimized); }},
+      {"tolerance_justified", [&] { return audit_tolerance(baseline, optimized); }},
+      {"lower_precision", [&] { return audit_lower_precision(baseline, optimized); }},
+  };
+  std::string skip_reason;
+  for (const auto& [name, run_check] : instance_checks) {
+    if (!constructed) {
+      audit.checks.push_back(check(name, unavailable ? AuditOutcome::deferred : AuditOutcome::fail,
+                                   unavailable ? "not checked: a variant is unavailable here"
+                                               : "not checked: a variant could not be "
+                                                 "constructed"));
+      continue;
+    }
+    if (!skip_reason.empty()) {
+      audit.checks.push_back(check(name, AuditOutcome::deferred, skip_reason));
+      continue;
+    }
+    try {
+      audit.checks.push_back(run_check());
+    } catch (const Unavailable& e) {
+      skip_reason =
+          fmt::format("not checked: unavailable on this machine (aisp::Unavailable): {}", e.what());
+      audit.checks.push_back(check(name, AuditOutcome::deferred, skip_reason));
     }
   }
+  audit.checks.push_back(audit_library_reference(pair, catalog));
   audit.checks.push_back(check("outputs_declared", AuditOutcome::deferred,
                                "outputs() exist only after setup(): checked at verification "
                                "(outputs_declared, outputs_harness_owned, outputs_written)"));

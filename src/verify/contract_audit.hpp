@@ -34,9 +34,14 @@ struct PairAudit {
 
 // The checks of one pair, in this order: variants_present, constructible,
 // requirements_consistent, workload_declared, signature_declared, tolerance_justified,
-// outputs_declared (always deferred), file_names, chapter_readme. Constructing a variant that
-// throws fails `constructible`; the checks that need an instance are then failed as not checked.
-PairAudit audit_pair(const PairInfo& pair);
+// lower_precision, library_reference, outputs_declared (always deferred), file_names,
+// chapter_readme. Constructing a variant that throws fails `constructible`; the checks that need
+// an instance are then failed as not checked. aisp::Unavailable, from a constructor or a method
+// asked, defers them instead: the variant cannot run here, as a run would record it (skipped).
+// `catalog` holds the pair's sibling targets (the other optimized variants of its baseline), for
+// library_reference: at most one variant of a pair declares one. Without it only the pair's two
+// variants are asked.
+PairAudit audit_pair(const PairInfo& pair, const std::vector<PairInfo>& catalog = {});
 
 // A registration or pairing problem (a misnamed file, an optimized variant without a baseline,
 // ...), as build_pair_catalog and registration_problems word it: an incomplete entry of its own

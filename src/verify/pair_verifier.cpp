@@ -120,6 +120,7 @@ class VerifiedVariant {
     signature = variant_->signature();
     workload = variant_->workload();
     tolerance = variant_->tolerance();
+    lower_precision = variant_->lower_precision();
     outputs = variant_->outputs();
     const auto& owned = context_->tensors();
     for (const auto& out : outputs) {
@@ -234,6 +235,7 @@ class VerifiedVariant {
   Signature signature;
   Workload workload;
   std::optional<Tolerance> tolerance;
+  std::optional<LowerPrecision> lower_precision;
   std::vector<Tensor> outputs;
   std::vector<std::string> foreign_outputs;
 
@@ -408,29 +410,98 @@ std::vector<std::size_t> reference_sample(std::size_t count) {
   return indices;
 }
 
-// ||actual - reference|| / ||reference|| over the sampled elements (absolute RMS when the
-// reference is all zeros there).
-double relative_rms_error(DType dtype, const HostBytes& actual,
-                          const std::vector<std::size_t>& indices,
-                          const std::vector<double>& reference) {
+// One output of one variant against the float64 reference at the sampled elements: relative
+// RMS (||actual - reference|| / ||reference||, the absolute RMS when the reference is all zeros
+// there), max absolute error, and max relative error over the elements whose |reference| is at
+// least kRelativeFloor of the reference's RMS (near zero a relative error means nothing).
+OutputError output_error(const std::string& name, DType dtype, const HostBytes& actual,
+                         const std::vector<std::size_t>& indices,
+                         const std::vector<double>& reference) {
+  constexpr double kRelativeFloor = 0.1;
+  OutputError result;
+  result.output = name;
+  result.sampled = indices.size();
+  if (indices.empty())
+    return result;
   double error = 0, norm = 0;
+  std::vector<double> differences(indices.size());
   for (std::size_t k = 0; k < indices.size(); ++k) {
-    const double d = decode_element(dtype, actual.data(), indices[k]) - reference[k];
-    error += d * d;
+    differences[k] = decode_element(dtype, actual.data(), indices[k]) - reference[k];
+    error += differences[k] * differences[k];
     norm += reference[k] * reference[k];
+    result.max_abs = std::max(result.max_abs, std::fabs(differences[k]));
   }
-  if (indices.empty()) return 0;
-  return norm > 0 ? std::sqrt(error / norm) : std::sqrt(error / static_cast<double>(indices.size()));
+  const auto n = static_cast<double>(indices.size());
+  result.relative_rms = norm > 0 ? std::sqrt(error / norm) : std::sqrt(error / n);
+  const double floor = kRelativeFloor * std::sqrt(norm / n);
+  if (floor > 0) {
+    double max_relative = 0;
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      if (std::fabs(reference[k]) < floor)
+        continue;
+      max_relative = std::max(max_relative, std::fabs(differences[k]) / std::fabs(reference[k]));
+      ++result.relative_elements;
+    }
+    if (result.relative_elements > 0)
+      result.max_relative = max_relative;
+  }
+  return result;
 }
 
-// Precision downgrade: with a float64 reference from the baseline, the optimized variant's error
-// must stay within kPrecisionFactor of the baseline's, or of the dtype's default relative
+PrecisionDeclaration declaration_of(const LowerPrecision& declared) {
+  return PrecisionDeclaration{declared.format, declared.max_relative_rms, declared.justification};
+}
+
+// What is wrong with a declaration on its face (empty when nothing): contract_audit.cpp asks the
+// same of it before setup.
+std::string declaration_problem(const LowerPrecision& declared) {
+  if (declared.format.empty())
+    return "its format is empty: say what it computes in";
+  if (!(declared.max_relative_rms > 0) || !std::isfinite(declared.max_relative_rms))
+    return fmt::format("its max_relative_rms {:g} is not a bound > 0", declared.max_relative_rms);
+  if (declared.justification.empty())
+    return "it gives no justification for its bound";
+  return {};
+}
+
+// Each variant's error against the baseline's float64 reference, and the checks on it: a variant
+// that declares lower precision (Benchmark::lower_precision) is held to its own bound
+// (`precision_declared`); an optimized variant that does not is held to the baseline's error
+// (`precision_preserved`): within kPrecisionFactor of it, or of the dtype's default relative
 // tolerance when the baseline is closer than that (so rounding-order noise never trips it).
-void check_precision(Verification& v, const VerifiedVariant& baseline, const Observation& b1,
-                     const Observation& o1) {
+std::optional<PrecisionResult> check_precision(Verification& v, const VerifiedVariant& baseline,
+                                               const VerifiedVariant& optimized,
+                                               const Observation& b1, const Observation& o1) {
   constexpr double kPrecisionFactor = 4.0;
   const Benchmark::ReferenceFunction reference = baseline.reference();
-  if (!reference) return;
+  const bool declared = baseline.lower_precision || optimized.lower_precision;
+  if (!reference && !declared)
+    return std::nullopt;
+  PrecisionResult precision;
+  if (baseline.lower_precision)
+    precision.baseline.lower_precision = declaration_of(*baseline.lower_precision);
+  if (optimized.lower_precision)
+    precision.optimized.lower_precision = declaration_of(*optimized.lower_precision);
+  const std::pair<const char*, const VerifiedVariant*> roles[] = {{"baseline", &baseline},
+                                                                  {"optimized", &optimized}};
+  for (const auto& [who, variant] : roles) {
+    if (!variant->lower_precision)
+      continue;
+    if (const std::string problem = declaration_problem(*variant->lower_precision);
+        !problem.empty())
+      add(v, "precision_declared", false,
+          fmt::format("{} declares lower precision ({}), but {}", who,
+                      variant->lower_precision->format, problem));
+    else if (!reference)
+      add(v, "precision_declared", false,
+          fmt::format("{} declares lower precision ({}), but the baseline gives no float64 "
+                      "reference(): nothing to hold it to; give reference() in the pair's "
+                      "problem class",
+                      who, variant->lower_precision->format));
+  }
+  if (!reference)
+    return precision;
+
   const HostInputs inputs = baseline.host_inputs();
   for (std::size_t i = 0; i < baseline.outputs.size(); ++i) {
     const Tensor& meta = baseline.outputs[i];
@@ -439,9 +510,27 @@ void check_precision(Verification& v, const VerifiedVariant& baseline, const Obs
     std::vector<double> expected;
     expected.reserve(indices.size());
     for (std::size_t index : indices) expected.push_back(reference(inputs, i, index));
-    const double baseline_error = relative_rms_error(meta.dtype(), b1.outputs[i], indices, expected);
-    const double optimized_error =
-        relative_rms_error(meta.dtype(), o1.outputs[i], indices, expected);
+    precision.baseline.outputs.push_back(
+        output_error(meta.name(), meta.dtype(), b1.outputs[i], indices, expected));
+    precision.optimized.outputs.push_back(
+        output_error(meta.name(), meta.dtype(), o1.outputs[i], indices, expected));
+    const double baseline_error = precision.baseline.outputs.back().relative_rms;
+    const double optimized_error = precision.optimized.outputs.back().relative_rms;
+    for (const auto& [who, variant] : roles) {
+      const std::optional<LowerPrecision>& declared_format = variant->lower_precision;
+      if (!declared_format || !declaration_problem(*declared_format).empty())
+        continue;
+      const double error = variant == &baseline ? baseline_error : optimized_error;
+      const bool within = error <= declared_format->max_relative_rms;
+      add(v, "precision_declared", within,
+          fmt::format("{} {}: declared lower precision ({}): relative RMS error against the "
+                      "float64 reference over {} sampled elements {:.3g}, bound {:.3g}{}",
+                      who, meta.name(), declared_format->format, indices.size(), error,
+                      declared_format->max_relative_rms,
+                      within ? "" : ": beyond the bound it declared"));
+    }
+    if (optimized.lower_precision)
+      continue;
     const double floor = Tolerance::for_dtype(meta.dtype()).rtol;
     const double allowed = kPrecisionFactor * std::max(baseline_error, floor);
     const bool kept = optimized_error <= allowed;
@@ -449,18 +538,20 @@ void check_precision(Verification& v, const VerifiedVariant& baseline, const Obs
         fmt::format("{}: relative RMS error against the float64 reference over {} sampled "
                     "elements: optimized {:.3g}, baseline {:.3g} (allowed {:g} x max(baseline, "
                     "{:g}) = {:.3g}){}",
-                    meta.name(), indices.size(), optimized_error, baseline_error,
-                    kPrecisionFactor, floor, allowed,
-                    kept ? "" : ": the optimized variant computes in lower precision than the "
-                                "problem's dtype"));
+                    meta.name(), indices.size(), optimized_error, baseline_error, kPrecisionFactor,
+                    floor, allowed,
+                    kept ? ""
+                         : ": lower precision than the problem's dtype; declare it if on "
+                           "purpose (Benchmark::lower_precision)"));
   }
+  return precision;
 }
 
 }  // namespace
 
 Verification verify_pair(const BenchmarkFactory& baseline_factory,
                          const BenchmarkFactory& optimized_factory, const ContextOptions& options,
-                         Signature* baseline_signature) {
+                         Signature* baseline_signature, std::optional<PrecisionResult>* precision) {
   const auto started = std::chrono::steady_clock::now();
   Verification v;
   ContextOptions second = options;
@@ -565,7 +656,10 @@ Verification verify_pair(const BenchmarkFactory& baseline_factory,
     add(v, "within_tolerance", report.passed,
         describe(report, tolerance, meta.name(), meta.count()));
   }
-  check_precision(v, *baseline, b1, o1);
+  std::optional<PrecisionResult> measured_precision =
+      check_precision(v, *baseline, *optimized, b1, o1);
+  if (precision != nullptr)
+    *precision = std::move(measured_precision);
   baseline.reset();
 
   // Second seed: the baseline afresh; the optimized instance keeps its buffers and gets the new

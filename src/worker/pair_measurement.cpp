@@ -22,6 +22,7 @@
 #include "system/nvml_probe.hpp"
 #include "system/system_info.hpp"
 #include "verify/pair_verifier.hpp"
+#include "worker/library_reference.hpp"
 #include "worker/worker_log.hpp"
 
 namespace aisp {
@@ -182,7 +183,7 @@ class SamplingReporter {
 
   explicit SamplingReporter(const WorkerChannel& channel) : channel_(&channel) {}
 
-  void operator()(const InterleavedSamples& samples, double t) {
+  void operator()(const InterleavedSeries& samples, double t) {
     if (t - last_display_ < kDisplayIntervalSeconds)
       return;
     last_display_ = t;
@@ -241,9 +242,13 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   channel.phase("verify");
   options.seed = verification_seed(settings.seed);
   Signature signature;
-  result.verification =
-      verify_pair(pair.baseline->factory, pair.optimized->factory, options, &signature);
+  result.verification = verify_pair(pair.baseline->factory, pair.optimized->factory, options,
+                                    &signature, &result.precision);
   result.signature = signature.entries();
+  if (result.precision) {
+    result.precision->baseline.variant = pair.baseline->stem;
+    result.precision->optimized.variant = pair.optimized->stem;
+  }
   const bool verified = result.verification.passed;
   if (!verified) {
     enforce_failed_checks(result, settings.verify_phase, "verification failed: ");
@@ -289,21 +294,44 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
                                  timing_method_name(timer->method()), timer->runs_per_sample(),
                                  timer->runs_per_sample() == 1 ? "" : "s",
                                  timer->method_note().empty() ? "" : "; ", timer->method_note()));
+  // The pair's library reference, when a third variant: the third participant of the sampling.
+  LibraryReferencePlan library = plan_library_reference(pair);
+  std::optional<LibraryReferenceTimer> reference;
+  if (library.reference != nullptr)
+    reference.emplace(*library.reference, library.comparison->library, pair.target, gpu, options,
+                      flusher.get(), settings);
+  std::vector<SampleSource*> sources{&baseline, &optimized};
+  if (reference && reference->timer() != nullptr) {
+    sources.push_back(reference->timer());
+    worker_log::line(fmt::format("library reference {} sampled beside the pair",
+                                 library.reference->stem));
+  }
 
   channel.phase("timing");
-  InterleavedSamples samples = sample_interleaved(baseline, optimized, settings,
-                                                  steady_wall_clock(), SamplingReporter(channel));
+  InterleavedSeries samples = sample_interleaved(sources, settings, steady_wall_clock(),
+                                                 SamplingReporter(channel));
   if (gpu) result.gpu_after = nvml.read_state(bus);
 
   result.baseline =
-      summarize_variant(pair.baseline->stem, baseline, samples.baseline, samples.wall_s);
+      summarize_variant(pair.baseline->stem, baseline, samples.samples[0], samples.wall_s);
   result.optimized =
-      summarize_variant(pair.optimized->stem, optimized, samples.optimized, samples.wall_s);
+      summarize_variant(pair.optimized->stem, optimized, samples.samples[1], samples.wall_s);
   const bool host = baseline.method() == TimingMethod::host_clock;
   result.speedup = bootstrap_speedup(host ? result.baseline->host_ms : result.baseline->event_ms,
                                      host ? result.optimized->host_ms : result.optimized->event_ms,
                                      settings.confidence, settings.bootstrap_resamples,
                                      settings.seed);
+  if (library.comparison) {
+    std::optional<VariantMeasurement> reference_samples;
+    if (sources.size() > 2)
+      reference_samples = summarize_variant(library.reference->stem, *reference->timer(),
+                                            samples.samples[2], samples.wall_s);
+    else if (reference)
+      library.comparison->reason = reference->reason();
+    complete_library_comparison(*library.comparison, result, std::move(reference_samples),
+                                settings);
+    result.library = std::move(library.comparison);
+  }
   const std::string key = visible_hardware_key(gpu);
   result.roofline =
       compute_roofline(workload, result.optimized->stats.median, key, request.peaks_dir, nullptr);

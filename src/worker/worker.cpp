@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "aisp/benchmark.hpp"
 #include "aisp/check.hpp"
 #include "core/measurement_settings.hpp"
 #include "core/pair_catalog.hpp"
@@ -78,6 +79,12 @@ int run_worker(const WorkerRequest& request, int out_fd) {
                         ? fmt::format("out of device memory: {}", e.what())
                         : fmt::format("CUDA error: {}", e.what());
     worker_log::line(fmt::format("CUDA error (code {}): {}", e.code(), e.what()));
+  } catch (const Unavailable& e) {
+    // A variant found in setup() that it cannot run here (docs/contract.md): a skip, not a
+    // failure, whether verification or timing set it up.
+    result.status = PairStatus::skipped;
+    result.reason = e.what();
+    worker_log::line(fmt::format("unavailable here: {}", e.what()));
   } catch (const std::bad_alloc&) {
     result.status = PairStatus::failed;
     result.reason = "out of host memory (std::bad_alloc)";
@@ -92,6 +99,8 @@ int run_worker(const WorkerRequest& request, int out_fd) {
   if (result.status == PairStatus::failed) {
     // A failed pair reports no speedup, whatever was measured before the failure.
     result.speedup.reset();
+    if (result.library)
+      result.library->fraction.reset();
   }
   log_result(result);
   channel.result(result);

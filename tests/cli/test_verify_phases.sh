@@ -66,7 +66,7 @@ bad = []
 def expect(cond, what):
     if not cond:
         bad.append(what)
-expect(results["schema_version"] == 2, f"schema_version {results['schema_version']}")
+expect(results["schema_version"] == 3, f"schema_version {results['schema_version']}")
 expect(results["verify_phase"] == phase, f"results verify_phase {results.get('verify_phase')}")
 expect(manifest["settings"]["verify_phase"] == phase, "manifest settings.verify_phase")
 expect(quarantine["verify_phase"] == phase and quarantine["run_id"] == results["run_id"],

@@ -537,5 +537,89 @@ TEST(Expectations, AbsoluteTimesAreANoteNeverTheVerdict) {
   EXPECT_NE(steady.detail.find("optimized +0.0%"), std::string::npos) << steady.detail;
 }
 
+// A pair measured against its library reference: its fraction, as the worker records it.
+PairResult with_fraction(PairResult pair, double low, double high) {
+  LibraryComparison library;
+  library.library = "cuBLASLt";
+  library.reference_variant = "optimized_x_cublaslt";
+  library.role = LibraryRole::timed;
+  library.fraction = Speedup{(low + high) / 2, low, high, 0.95, 2000, "slower"};
+  pair.library = library;
+  return pair;
+}
+
+ExpectationEntry with_recorded_fraction(ExpectationEntry entry, double low, double high) {
+  entry.library = "cuBLASLt";
+  entry.library_fraction = (low + high) / 2;
+  entry.library_fraction_ci_low = low;
+  entry.library_fraction_ci_high = high;
+  return entry;
+}
+
+// The fraction of the library is judged by the speedup's rule and moves the verdict: a regressed
+// fraction makes the target a regression whatever its speedup did; an improved one makes an
+// as-expected speedup an improvement.
+TEST(Expectations, TheLibraryFractionTakesPartInTheVerdict) {
+  const ExpectationEntry recorded =
+      with_recorded_fraction(expected_interval(3.15, 3.30), 0.90, 0.92);
+  const auto verdict_of = [&](double low, double high) {
+    return check_against_expectation(
+        with_fraction(recordable_pair("ch10", "gemm_wgmma", 3.15, 3.30), low, high), &recorded,
+        "h200");
+  };
+  const ExpectationCheck regressed = verdict_of(0.70, 0.72);
+  EXPECT_EQ(regressed.verdict, "regression");
+  EXPECT_NE(regressed.detail.find("fraction of the library regressed: measured 71.0% [70.0%, "
+                                  "72.0%] of cuBLASLt, below the expected 91.0% [90.0%, 92.0%] "
+                                  "of cuBLASLt by more than 5%"),
+            std::string::npos)
+      << regressed.detail;
+  EXPECT_EQ(regressed.expected_library_fraction, 0.91);
+  EXPECT_EQ(regressed.expected_library_fraction_ci_low, 0.90);
+  EXPECT_EQ(regressed.expected_library_fraction_ci_high, 0.92);
+  EXPECT_EQ(verdict_of(0.99, 1.01).verdict, "improvement");
+  EXPECT_EQ(verdict_of(0.88, 0.90).verdict, "as_expected");  // within the 5% threshold
+
+  // A regressed speedup stays a regression when the fraction improved.
+  const ExpectationCheck mixed = check_against_expectation(
+      with_fraction(recordable_pair("ch10", "gemm_wgmma", 2.5, 2.9), 0.99, 1.01), &recorded,
+      "h200");
+  EXPECT_EQ(mixed.verdict, "regression");
+
+  // No fraction this run (the reference could not run here): judged by the speedup, and said.
+  const ExpectationCheck missing = check_against_expectation(
+      recordable_pair("ch10", "gemm_wgmma", 3.15, 3.30), &recorded, "h200");
+  EXPECT_EQ(missing.verdict, "as_expected");
+  EXPECT_NE(missing.detail.find("fraction of cuBLASLt: none measured in this run"),
+            std::string::npos)
+      << missing.detail;
+
+  // An entry without a fraction ignores the run's.
+  const ExpectationEntry plain = expected_interval(3.15, 3.30);
+  const ExpectationCheck ignored = check_against_expectation(
+      with_fraction(recordable_pair("ch10", "gemm_wgmma", 3.15, 3.30), 0.1, 0.2), &plain, "h200");
+  EXPECT_EQ(ignored.verdict, "as_expected");
+  EXPECT_FALSE(ignored.expected_library_fraction.has_value());
+}
+
+TEST(Expectations, TheFractionIsRecordedAndReadBack) {
+  const ScopedTempDir dir("expectations_fraction");
+  const std::filesystem::path ch10 = dir.path() / "ch10_tensor_cores";
+  RunResults results;
+  results.pairs = {
+      with_fraction(recordable_pair("ch10", "gemm_wgmma", 3.1, 3.3), 0.6012345, 0.6234567),
+      recordable_pair("ch10", "tile_transpose_tma", 1.9, 2.1)};
+  EXPECT_EQ(update_expectations(results, {{"ch10", ch10}}, "h200", kProvenance), 2);
+  const auto loaded = load_expectations(expectations_file(ch10, "h200"));
+  const ExpectationEntry& gemm = loaded.at("ch10:gemm_wgmma");
+  EXPECT_EQ(gemm.library, "cuBLASLt");
+  EXPECT_EQ(gemm.library_fraction, 0.6123);  // 4 significant digits, like every recorded number
+  EXPECT_EQ(gemm.library_fraction_ci_low, 0.6012);
+  EXPECT_EQ(gemm.library_fraction_ci_high, 0.6235);
+  EXPECT_FALSE(loaded.at("ch10:tile_transpose_tma").library_fraction.has_value());
+  const std::string text = read_file(expectations_file(ch10, "h200"));
+  EXPECT_EQ(text.find("library", text.find("ch10:tile_transpose_tma")), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace aisp

@@ -109,13 +109,13 @@ PairResult cheat_result(PairStatus status) {
   return pair;
 }
 
-TEST(ResultsSchema, WritesVersionTwoWithThePhaseAndReadsItBack) {
+TEST(ResultsSchema, WritesTheCurrentVersionWithThePhaseAndReadsItBack) {
   RunResults results;
   results.run_id = "r1";
   results.verify_phase = VerifyPhase::quarantine;
   results.pairs.push_back(cheat_result(PairStatus::quarantined));
   const json value = to_json(results);
-  EXPECT_EQ(value.at("schema_version"), 2);
+  EXPECT_EQ(value.at("schema_version"), kResultsSchemaVersion);  // the phase arrived in 2
   EXPECT_EQ(value.at("verify_phase"), "quarantine");
   EXPECT_EQ(value.at("pairs")[0].at("status"), "quarantined");
   const RunResults read = run_results_from_json(json::parse(value.dump()));

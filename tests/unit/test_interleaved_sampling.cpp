@@ -176,6 +176,44 @@ TEST(InterleavedSampling, MarksAreGatheredPerVariant) {
   EXPECT_TRUE(samples.optimized.marks.summarize().empty());
 }
 
+// A third source (a pair's library reference) joins the rounds: forward order in even rounds,
+// reverse in odd ones, and each source stops on its own criterion.
+TEST(InterleavedSampling, ThreeSourcesAlternateForwardAndBackward) {
+  std::vector<std::string> log;
+  ScriptedSource baseline("B", TimingMethod::host_clock, log,
+                          [](std::size_t) { return constant(0.0, 4.0); });
+  ScriptedSource optimized("O", TimingMethod::host_clock, log,
+                           [](std::size_t) { return constant(0.0, 2.0); });
+  ScriptedSource reference("R", TimingMethod::host_clock, log,
+                           [](std::size_t) { return constant(0.0, 1.0); });
+  MeasurementSettings settings;
+  settings.fixed_samples = 3;
+  const InterleavedSeries series =
+      sample_interleaved({&baseline, &optimized, &reference}, settings, stepping_clock(0.001));
+  EXPECT_EQ(log, (std::vector<std::string>{"B", "O", "R", "R", "O", "B", "B", "O", "R"}));
+  ASSERT_EQ(series.samples.size(), 3u);
+  EXPECT_EQ(series.samples[2].host_ms, (std::vector<double>{1.0, 1.0, 1.0}));
+  EXPECT_EQ(series.samples[1].host_ms, (std::vector<double>{2.0, 2.0, 2.0}));
+  EXPECT_GT(series.wall_s, 0.0);
+}
+
+TEST(InterleavedSampling, ThreeSourcesStopEachOnItsOwn) {
+  std::vector<std::string> log;
+  // The reference's times swing, so it needs more samples than the steady variants' minimum.
+  ScriptedSource baseline("B", TimingMethod::host_clock, log,
+                          [](std::size_t) { return constant(0.0, 4.0); });
+  ScriptedSource optimized("O", TimingMethod::host_clock, log,
+                           [](std::size_t) { return constant(0.0, 2.0); });
+  ScriptedSource reference("R", TimingMethod::host_clock, log,
+                           [](std::size_t i) { return constant(0.0, i % 2 == 0 ? 1.0 : 3.0); });
+  const InterleavedSeries series = sample_interleaved(
+      {&baseline, &optimized, &reference}, adaptive(3, 0.0, 0.05), stepping_clock(0.001));
+  EXPECT_EQ(baseline.taken(), 3u);
+  EXPECT_EQ(optimized.taken(), 3u);
+  EXPECT_GT(reference.taken(), 3u);
+  EXPECT_EQ(series.samples[2].host_ms.size(), reference.taken());
+}
+
 TEST(InterleavedSampling, AnExceptionFromASourcePropagates) {
   std::vector<std::string> log;
   ScriptedSource baseline("B", TimingMethod::host_clock, log,

@@ -7,6 +7,7 @@
 
 #include "report/csv_export.hpp"
 #include "report/markdown_summary.hpp"
+#include "report/precision_format.hpp"
 #include "report/report_format.hpp"
 #include "report/text_summary.hpp"
 
@@ -205,21 +206,31 @@ TEST(CsvExport, MatchesGoldenText) {
       "baseline_memory_throughput_pct,baseline_dram_throughput_pct,baseline_achieved_occupancy_pct,"
       "optimized_profiled_ms_per_run,optimized_profiled_kernel,optimized_sm_throughput_pct,"
       "optimized_memory_throughput_pct,optimized_dram_throughput_pct,"
-      "optimized_achieved_occupancy_pct\n"
+      "optimized_achieved_occupancy_pct,"
+      "library,library_reference_variant,library_role,library_fraction,library_fraction_ci_low,"
+      "library_fraction_ci_high,library_fraction_verdict,library_reference_median_ms,"
+      "baseline_error_relative_rms,baseline_error_max_abs,optimized_error_relative_rms,"
+      "optimized_error_max_abs,optimized_error_max_relative,lower_precision,"
+      "lower_precision_format,lower_precision_max_relative_rms\n"
       "ch07:transpose_padded,ch07,transpose,passed,,passed,"
       "0.412,0.4151,0.4093,0.4302,0.004,40,cuda_events,"
       "0.0981,0.0983,0.0975,0.0992,0.0031,40,graph_replay,"
-      "4.2023,4.1511,4.2677,faster,134217728,0,1368.2,0,0.8812,hbm_bandwidth,4275,GB/s,1980,1755,,,,,,,,,,,,,,,,,\n"
+      "4.2023,4.1511,4.2677,faster,134217728,0,1368.2,0,0.8812,hbm_bandwidth,4275,GB/"
+      "s,1980,1755,,,,,,,,,,,,,,,,,"
+      ",,,,,,,,,,,,,,,,\n"
       "ch10:gemm_tiled,ch10,gemm,passed,,passed,"
       "1.52,1.523,1.515,1.534,0.002,40,cuda_events,"
       "1.5,1.502,1.497,1.511,0.002,40,cuda_events,"
       "1.0133,0.9811,1.0402,no significant difference,0,137000000000,0,28.1,0.42,fp32_simt,66.9,"
-      "TFLOP/s,,,,,,,,,,,,,,,,,,,\n"
+      "TFLOP/s,,,,,,,,,,,,,,,,,,,"
+      ",,,,,,,,,,,,,,,,\n"
       "ch07:transpose_naive,ch07,transpose,crashed,\"SIGSEGV in the worker during run()\n"
-      "last CUDA call: cudaLaunchKernel\",,,,,,,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,,,,,,\n"
+      "last CUDA call: cudaLaunchKernel\",,,,,,,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,,,,,,"
+      ",,,,,,,,,,,,,,,,\n"
       "ch18:fp8_gemm,ch18,fp8_gemm,skipped,"
       "\"needs FP8 tensor cores (compute capability 8.9+), this GPU is 8.0\","
-      ",,,,,,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,,,,,,\n";
+      ",,,,,,,,,,,,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,,,,,,"
+      ",,,,,,,,,,,,,,,,\n";
   EXPECT_EQ(render_csv(small_run()), expected);
 }
 
@@ -263,7 +274,8 @@ TEST(CsvExport, CarriesTheExpectationVerdictAndTheProfile) {
   results.pairs = {pair};
   const std::string csv = render_csv(results);
   EXPECT_NE(csv.find(",1980,1755,regression,4.5,4.4,4.6,collected,,,,,,,"
-                     "0.097,transpose_padded_kernel,31.5,,88.25,\n"),
+                     "0.097,transpose_padded_kernel,31.5,,88.25,"
+                     ",,,,,,,,,,,,,,,,\n"),
             std::string::npos)
       << csv;
 }
@@ -484,6 +496,157 @@ TEST(MarkdownSummary, HasAnExpectationsSectionWhenThePairsWereCompared) {
   EXPECT_LT(text.find("## Expectations"), text.find("## Failures and skips"));
   EXPECT_EQ(render_markdown_summary(small_run(), kManifest).find("## Expectations"),
             std::string::npos);
+}
+
+// A GEMM rung against its pair's cuBLASLt reference, timed in the same worker, with its error
+// against the float64 reference.
+PairResult gemm_with_library() {
+  PairResult pair;
+  pair.target = "ch10:gemm_bf16_wgmma";
+  pair.chapter = "ch10";
+  pair.pair = "gemm_bf16";
+  pair.baseline_variant = "baseline_gemm_bf16";
+  pair.optimized_variant = "optimized_gemm_bf16_wgmma";
+  pair.status = PairStatus::passed;
+  pair.flops = 1.1e12;
+  pair.baseline = measured("baseline_gemm_bf16", 9.81, 9.82, 9.79, 9.85, 0.001);
+  pair.optimized = measured("optimized_gemm_bf16_wgmma", 2.48, 2.49, 2.47, 2.5, 0.002);
+  pair.speedup = Speedup{3.9556, 3.941, 3.97, 0.95, 2000, "faster"};
+  pair.verification = passed_checks();
+  LibraryComparison library;
+  library.library = "cuBLASLt";
+  library.reference_variant = "optimized_gemm_bf16_cublaslt";
+  library.role = LibraryRole::timed;
+  library.fraction = Speedup{0.61234, 0.60111, 0.62345, 0.95, 2000, "slower"};
+  library.reference = measured("optimized_gemm_bf16_cublaslt", 1.52, 1.52, 1.51, 1.53, 0.001);
+  pair.library = library;
+  PrecisionResult precision;
+  precision.baseline.variant = "baseline_gemm_bf16";
+  precision.baseline.outputs = {OutputError{"c", 2048, 0.0019876, 0.0312, 0.0123, 1870}};
+  precision.optimized.variant = "optimized_gemm_bf16_wgmma";
+  precision.optimized.outputs = {OutputError{"c", 2048, 0.0021234, 0.0351, 0.0143, 1870}};
+  pair.precision = precision;
+  return pair;
+}
+
+// An FP8 variant that declares its lower precision, and the pair's cuBLASLt reference.
+PairResult fp8_lower_precision() {
+  PairResult pair = gemm_with_library();
+  pair.target = "ch19:gemm_fp8_per_tensor";
+  pair.chapter = "ch19";
+  pair.pair = "gemm_fp8";
+  pair.optimized_variant = "optimized_gemm_fp8_per_tensor";
+  pair.library->role = LibraryRole::reference;
+  pair.library->reference_variant = "optimized_gemm_fp8_per_tensor";
+  pair.library->fraction.reset();
+  pair.library->reference.reset();
+  pair.precision->optimized.variant = "optimized_gemm_fp8_per_tensor";
+  pair.precision->optimized.outputs = {OutputError{"c", 2048, 0.0361, 0.512, std::nullopt, 0}};
+  pair.precision->optimized.lower_precision =
+      PrecisionDeclaration{"fp8_e4m3 A and B, per-tensor scales", 0.05, "3 mantissa bits"};
+  return pair;
+}
+
+TEST(TextSummary, PairLinesCarryTheLibraryFractionAndALowerPrecisionMark) {
+  EXPECT_EQ(format_pair_line(gemm_with_library()),
+            "PASS ch10:gemm_bf16_wgmma  9.81 ms → 2.48 ms  3.96× [3.94, 3.97]  61.2% [60.1%, "
+            "62.3%] of cuBLASLt");
+  EXPECT_EQ(format_pair_line(fp8_lower_precision()),
+            "PASS ch19:gemm_fp8_per_tensor  9.81 ms → 2.48 ms  3.96× [3.94, 3.97]  the cuBLASLt "
+            "reference  LOWER PRECISION (fp8_e4m3 A and B, per-tensor scales)");
+
+  PairResult unavailable = gemm_with_library();
+  unavailable.library->fraction.reset();
+  unavailable.library->reference.reset();
+  unavailable.library->reason =
+      "the cuBLASLt reference (optimized_gemm_bf16_cublaslt) is unavailable here: no algorithm";
+  EXPECT_EQ(format_pair_line(unavailable),
+            "PASS ch10:gemm_bf16_wgmma  9.81 ms → 2.48 ms  3.96× [3.94, 3.97]  no fraction of "
+            "cuBLASLt: the cuBLASLt reference (optimized_gemm_bf16_cublaslt) is unavailable "
+            "here: no algorithm");
+
+  // A pair that did not pass shows no fraction, as it shows no speedup.
+  PairResult quarantined = gemm_with_library();
+  quarantined.status = PairStatus::quarantined;
+  quarantined.reason = "quarantined: within_tolerance";
+  EXPECT_EQ(format_pair_line(quarantined).find("of cuBLASLt"), std::string::npos);
+}
+
+TEST(TextSummary, TheTableGainsLibraryAndErrorColumnsOnlyWhenARunHasThem) {
+  RunResults results;
+  results.complete = true;
+  results.pairs = {gemm_with_library(), fp8_lower_precision(), fp8_skipped()};
+  const std::string expected =
+      R"(Status  Target                    Baseline  Optimized  Speedup [95% CI]    Roofline  Of library                        Error (rel. RMS)         Note
+PASS    ch10:gemm_bf16_wgmma       9.81 ms    2.48 ms  3.96× [3.94, 3.97]  —         61.2% [60.1%, 62.3%] of cuBLASLt  0.00212                  faster
+PASS    ch19:gemm_fp8_per_tensor   9.81 ms    2.48 ms  3.96× [3.94, 3.97]  —         the cuBLASLt reference            0.0361, lower precision  faster
+SKIP    ch18:fp8_gemm                    —          —  —                   —         —                                 —                        needs FP8 tensor cores (compute capability 8.9+), this GPU is 8.0
+
+3 pairs: 2 passed, 0 failed, 1 skipped
+)";
+  EXPECT_EQ(render_text_summary(results), expected);
+}
+
+TEST(PrecisionFormat, TheTerminalLineGivesBothVariantsErrorsAndTheDeclaration) {
+  EXPECT_EQ(precision_format::format_precision_line(gemm_with_library()),
+            "precision against the float64 reference (2048 sampled elements): c rel. RMS 0.00212 "
+            "(baseline 0.00199), max |err| 0.0351 (0.0312), max rel 0.0143 (0.0123)");
+  EXPECT_EQ(precision_format::format_precision_line(fp8_lower_precision()),
+            "precision against the float64 reference (2048 sampled elements): c rel. RMS 0.0361 "
+            "(baseline 0.00199), max |err| 0.512 (0.0312), max rel — (0.0123); optimized is LOWER "
+            "PRECISION (fp8_e4m3 A and B, per-tensor scales, held to rel. RMS <= 0.05)");
+  PairResult without_reference = fp8_lower_precision();
+  without_reference.precision->baseline.outputs.clear();
+  without_reference.precision->optimized.outputs.clear();
+  EXPECT_EQ(precision_format::format_precision_line(without_reference),
+            "precision: not measured (the pair's baseline gives no float64 reference); optimized "
+            "is LOWER PRECISION (fp8_e4m3 A and B, per-tensor scales, held to rel. RMS <= 0.05)");
+  EXPECT_EQ(precision_format::format_precision_line(transpose_passed()), "");
+}
+
+TEST(MarkdownSummary, HasLibraryAndPrecisionColumnsAndSections) {
+  RunResults results;
+  results.complete = true;
+  results.pairs = {gemm_with_library(), fp8_lower_precision()};
+  const std::string text = render_markdown_summary(results, kManifest);
+  EXPECT_NE(text.find("| Target | Status | Baseline median | Optimized median | Speedup [95% CI] "
+                      "| Verdict | Roofline (optimized) | Of library [95% CI] | Error (rel. RMS) | "
+                      "Verification |\n|:--|:--|--:|--:|:--|:--|:--|:--|--:|:--|\n"
+                      "| ch10:gemm_bf16_wgmma | passed | 9.81 ms | 2.48 ms | 3.96× [3.94, 3.97] | "
+                      "faster | — | 61.2% [60.1%, 62.3%] of cuBLASLt | 0.00212 | passed (3 checks) "
+                      "|\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("## Library references\n\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("- **ch10:gemm_bf16_wgmma** 61.2% [60.1%, 62.3%] of cuBLASLt: "
+                      "`optimized_gemm_bf16_cublaslt` 1.52 ms against `optimized_gemm_bf16_wgmma` "
+                      "2.48 ms, interleaved in one worker\n"
+                      "- **ch19:gemm_fp8_per_tensor** is the cuBLASLt reference "
+                      "(`optimized_gemm_fp8_per_tensor`); its speedup is over the baseline as "
+                      "usual\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| ch19:gemm_fp8_per_tensor | optimized_gemm_fp8_per_tensor | c | 0.0361 | "
+                      "0.512 | — | **lower precision**: fp8_e4m3 A and B, per-tensor scales, held "
+                      "to rel. RMS <= 0.05 |\n"),
+            std::string::npos)
+      << text;
+  EXPECT_LT(text.find("## Library references"), text.find("## Precision against the float64"));
+  EXPECT_LT(text.find("## Precision against the float64"), text.find("## Failures and skips"));
+}
+
+TEST(CsvExport, CarriesTheLibraryFractionAndTheErrors) {
+  RunResults results;
+  results.pairs = {gemm_with_library(), fp8_lower_precision()};
+  const std::string csv = render_csv(results);
+  EXPECT_NE(csv.find(",cuBLASLt,optimized_gemm_bf16_cublaslt,timed,0.61234,0.60111,0.62345,slower,"
+                     "1.52,0.0019876,0.0312,0.0021234,0.0351,0.0143,false,,\n"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find(",cuBLASLt,optimized_gemm_fp8_per_tensor,reference,,,,,,0.0019876,0.0312,"
+                     "0.0361,0.512,,true,\"fp8_e4m3 A and B, per-tensor scales\",0.05\n"),
+            std::string::npos)
+      << csv;
 }
 
 }  // namespace

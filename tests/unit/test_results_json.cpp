@@ -120,7 +120,29 @@ PairResult full_pair_result() {
   expectation.expected_optimized_ms = 0.08047;
   expectation.recorded = "NVIDIA H200, commit a3c7892717b5, 2026-11-22, run r0";
   expectation.detail = "measured 4.20× [4.15, 4.27], below the expected \"5.12×\"";
+  expectation.expected_library_fraction = 0.9312345;
+  expectation.expected_library_fraction_ci_low = 0.92;
+  expectation.expected_library_fraction_ci_high = 0.9401;
   result.expectation = expectation;
+  LibraryComparison library;
+  library.library = "cuBLASLt";
+  library.reference_variant = "optimized_transpose_cublaslt";
+  library.role = LibraryRole::timed;
+  library.fraction =
+      Speedup{0.9312345678, 0.9198765, 0.94012, 0.99, 2000, "no significant difference"};
+  library.reference = full_measurement("optimized_transpose_cublaslt", 0.0913456789);
+  library.reason = "a reason kept even beside a fraction";
+  result.library = library;
+  PrecisionResult precision;
+  precision.baseline.variant = "baseline_transpose";
+  precision.baseline.outputs = {OutputError{"out", 2048, 1.0 / 3e7, 2.5e-7, 1.0 / 7e6, 1900},
+                                OutputError{"scale", 16, 0.0, 0.0, std::nullopt, 0}};
+  precision.optimized.variant = "optimized_transpose_padded";
+  precision.optimized.outputs = {OutputError{"out", 2048, 0.0361234567, 0.51234, 0.2133, 1900},
+                                 OutputError{"scale", 16, 1e-9, 3e-9, 2e-9, 16}};
+  precision.optimized.lower_precision =
+      PrecisionDeclaration{"fp8_e4m3 \"A\" and B", 0.05, "3 mantissa bits: 2^-4 / sqrt(3)"};
+  result.precision = precision;
   return result;
 }
 
@@ -269,6 +291,44 @@ void expect_same(const PairResult& actual, const PairResult& expected) {
               expected.expectation->expected_optimized_ms);
     EXPECT_EQ(actual.expectation->recorded, expected.expectation->recorded);
     EXPECT_EQ(actual.expectation->detail, expected.expectation->detail);
+    EXPECT_EQ(actual.expectation->expected_library_fraction,
+              expected.expectation->expected_library_fraction);
+    EXPECT_EQ(actual.expectation->expected_library_fraction_ci_low,
+              expected.expectation->expected_library_fraction_ci_low);
+    EXPECT_EQ(actual.expectation->expected_library_fraction_ci_high,
+              expected.expectation->expected_library_fraction_ci_high);
+  }
+  ASSERT_EQ(actual.library.has_value(), expected.library.has_value());
+  if (expected.library) {
+    EXPECT_EQ(actual.library->library, expected.library->library);
+    EXPECT_EQ(actual.library->reference_variant, expected.library->reference_variant);
+    EXPECT_EQ(actual.library->role, expected.library->role);
+    expect_same(actual.library->fraction, expected.library->fraction);
+    expect_same(actual.library->reference, expected.library->reference);
+    EXPECT_EQ(actual.library->reason, expected.library->reason);
+  }
+  ASSERT_EQ(actual.precision.has_value(), expected.precision.has_value());
+  if (expected.precision) {
+    for (const auto& [a, e] :
+         {std::pair{&actual.precision->baseline, &expected.precision->baseline},
+          std::pair{&actual.precision->optimized, &expected.precision->optimized}}) {
+      EXPECT_EQ(a->variant, e->variant);
+      ASSERT_EQ(a->outputs.size(), e->outputs.size());
+      for (std::size_t i = 0; i < e->outputs.size(); ++i) {
+        EXPECT_EQ(a->outputs[i].output, e->outputs[i].output);
+        EXPECT_EQ(a->outputs[i].sampled, e->outputs[i].sampled);
+        EXPECT_EQ(a->outputs[i].relative_rms, e->outputs[i].relative_rms);
+        EXPECT_EQ(a->outputs[i].max_abs, e->outputs[i].max_abs);
+        EXPECT_EQ(a->outputs[i].max_relative, e->outputs[i].max_relative);
+        EXPECT_EQ(a->outputs[i].relative_elements, e->outputs[i].relative_elements);
+      }
+      ASSERT_EQ(a->lower_precision.has_value(), e->lower_precision.has_value());
+      if (e->lower_precision) {
+        EXPECT_EQ(a->lower_precision->format, e->lower_precision->format);
+        EXPECT_EQ(a->lower_precision->max_relative_rms, e->lower_precision->max_relative_rms);
+        EXPECT_EQ(a->lower_precision->justification, e->lower_precision->justification);
+      }
+    }
   }
 }
 
@@ -312,8 +372,8 @@ TEST(ResultsJson, RoundTripThroughFile) {
 TEST(ResultsJson, UnsetOptionalsAreAbsentAndStayUnset) {
   const PairResult original = skipped_pair_result();
   const json value = to_json(original);
-  for (const char* key :
-       {"baseline", "optimized", "speedup", "roofline", "baseline_roofline", "expectation"}) {
+  for (const char* key : {"baseline", "optimized", "speedup", "roofline", "baseline_roofline",
+                          "expectation", "library", "precision"}) {
     EXPECT_FALSE(value.contains(key)) << key;
   }
   for (const char* key : {"sm_clock_mhz", "memory_clock_mhz", "power_w", "temperature_c"}) {
@@ -454,8 +514,8 @@ TEST(ResultsJson, OtherSchemaVersionsAreRefused) {
   value["schema_version"] = kResultsSchemaVersion + 1;
   value["pairs"] = "a layout this build does not know";
   const std::string message = format_error_of([&] { run_results_from_json(value); });
-  EXPECT_NE(message.find("schema_version 3 is not supported"), std::string::npos) << message;
-  EXPECT_NE(message.find("reads results schema versions 1 to 2"), std::string::npos) << message;
+  EXPECT_NE(message.find("schema_version 4 is not supported"), std::string::npos) << message;
+  EXPECT_NE(message.find("reads results schema versions 1 to 3"), std::string::npos) << message;
   value["schema_version"] = 0;
   EXPECT_NE(format_error_of([&] { run_results_from_json(value); })
                 .find("schema_version 0 is not supported"),
@@ -465,6 +525,43 @@ TEST(ResultsJson, OtherSchemaVersionsAreRefused) {
   EXPECT_EQ(
       format_error_of([&] { run_results_from_json(value); }).rfind("schema_version: missing", 0),
       0U);
+}
+
+TEST(ResultsJson, LibraryAndPrecisionUseTheirDocumentedNames) {
+  const json value = to_json(full_pair_result());
+  EXPECT_EQ(value["library"]["name"], "cuBLASLt");
+  EXPECT_EQ(value["library"]["role"], "timed");
+  EXPECT_EQ(value["library"]["fraction"]["verdict"], "no significant difference");
+  EXPECT_EQ(value["library"]["reference"]["variant"], "optimized_transpose_cublaslt");
+  const json& optimized = value["precision"]["optimized"];
+  EXPECT_EQ(optimized["outputs"][0]["output"], "out");
+  EXPECT_EQ(optimized["outputs"][0]["relative_elements"], 1900);
+  EXPECT_EQ(optimized["lower_precision"]["max_relative_rms"], 0.05);
+  EXPECT_FALSE(value["precision"]["baseline"]["outputs"][1].contains("max_relative"));
+  EXPECT_FALSE(value["precision"]["baseline"].contains("lower_precision"));
+
+  json bad = value;
+  bad["library"]["role"] = "oracle";
+  const std::string message = format_error_of([&] { pair_result_from_json(bad); });
+  EXPECT_NE(message.find("library.role"), std::string::npos) << message;
+  EXPECT_NE(message.find("reference, timed, baseline"), std::string::npos) << message;
+}
+
+// Files of versions 1 and 2 hold neither a library comparison nor a precision result: they read
+// with both unset.
+TEST(ResultsJson, Version2FilesStillReadWithoutTheVersion3Fields) {
+  json value = to_json(full_run_results());
+  value["schema_version"] = 2;
+  for (json& pair : value["pairs"]) {
+    pair.erase("library");
+    pair.erase("precision");
+  }
+  const RunResults read = run_results_from_json(value);
+  EXPECT_EQ(read.schema_version, 2);
+  ASSERT_EQ(read.pairs.size(), 2u);
+  EXPECT_FALSE(read.pairs[0].library.has_value());
+  EXPECT_FALSE(read.pairs[0].precision.has_value());
+  EXPECT_EQ(to_json(read)["schema_version"], kResultsSchemaVersion);
 }
 
 TEST(ResultsJson, JsonLineIsOneCompleteLine) {

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "report/html/html_parts.hpp"
+#include "report/library_format.hpp"
+#include "report/precision_format.hpp"
 #include "report/profile_format.hpp"
 #include "report/report_format.hpp"
 #include "results/run_input.hpp"
@@ -87,8 +89,20 @@ std::string render_header(const RunResults& results, const nlohmann::json& manif
   return html;
 }
 
+// A badge beside a target whose optimized variant computes in a lower precision on purpose.
+std::string lower_precision_badge(const PairResult& pair) {
+  const PrecisionDeclaration* lower = precision_format::lower_precision(pair);
+  if (lower == nullptr) {
+    return {};
+  }
+  return fmt::format(" <span class=\"badge lower\" title=\"{}\">lower precision</span>",
+                     esc(lower->format));
+}
+
 std::string render_summary_table(const RunResults& results) {
   const std::string ci = rf::confidence_label(results);
+  const bool library_column = library_format::any_library(results);
+  const bool error_column = precision_format::any_precision(results);
   std::string html = fmt::format(
       "<section id=\"summary\">\n<h2>Summary</h2>\n"
       "<p class=\"note\">Times are medians per run. A speedup (baseline median / optimized "
@@ -99,9 +113,11 @@ std::string render_summary_table(const RunResults& results) {
       "<th data-type=\"number\" class=\"num\">Baseline median</th>"
       "<th data-type=\"number\" class=\"num\">Optimized median</th>"
       "<th data-type=\"number\">Speedup [{}]</th><th data-type=\"text\">Verdict</th>"
-      "<th data-type=\"number\">Roofline (optimized)</th>"
+      "<th data-type=\"number\">Roofline (optimized)</th>{}"
       "<th data-type=\"text\">Verification</th></tr></thead>\n<tbody>\n",
-      ci, esc(ci));
+      ci, esc(ci),
+      std::string(library_column ? "<th data-type=\"number\">Of library</th>" : "") +
+          (error_column ? "<th data-type=\"number\" class=\"num\">Error (rel. RMS)</th>" : ""));
   for (std::size_t i = 0; i < results.pairs.size(); ++i) {
     const PairResult& pair = results.pairs[i];
     const bool shown = rf::shows_speedup(pair);
@@ -112,8 +128,8 @@ std::string render_summary_table(const RunResults& results) {
       return fmt::format("<td class=\"num\" data-sort=\"{}\">{}</td>", measurement->stats.median,
                          esc(rf::format_duration_ms(measurement->stats.median)));
     };
-    html += fmt::format("<tr data-pair=\"{}\"><td><a href=\"#{}\">{}</a>", pair_key(i),
-                        pair_anchor(i), esc(pair.target));
+    html += fmt::format("<tr data-pair=\"{}\"><td><a href=\"#{}\">{}</a>{}", pair_key(i),
+                        pair_anchor(i), esc(pair.target), lower_precision_badge(pair));
     if (pair.status != PairStatus::passed || !pair.verification.passed) {
       const std::string why =
           pair.status == PairStatus::passed
@@ -138,6 +154,31 @@ std::string render_summary_table(const RunResults& results) {
                           esc(rf::format_roofline(*pair.roofline, true)));
     } else {
       html += fmt::format("<td class=\"absent\" data-sort=\"\">{}</td>", kAbsent);
+    }
+    if (library_column) {
+      if (rf::shows_library_fraction(pair)) {
+        html += fmt::format("<td data-sort=\"{}\">{} <span class=\"small\">of {}</span></td>",
+                            pair.library->fraction->value,
+                            esc(rf::format_library_fraction(*pair.library->fraction)),
+                            esc(pair.library->library));
+      } else if (pair.library && pair.library->role == LibraryRole::reference &&
+                 pair.status == PairStatus::passed) {
+        html +=
+            fmt::format("<td data-sort=\"1\">the {} reference</td>", esc(pair.library->library));
+      } else {
+        html += fmt::format("<td class=\"absent\" data-sort=\"\">{}</td>", kAbsent);
+      }
+    }
+    if (error_column) {
+      const std::optional<double> error =
+          pair.precision ? precision_format::worst_relative_rms(pair.precision->optimized)
+                         : std::nullopt;
+      if (error) {
+        html += fmt::format("<td class=\"num\" data-sort=\"{}\">{}</td>", *error,
+                            esc(rf::format_error(*error)));
+      } else {
+        html += fmt::format("<td class=\"num absent\" data-sort=\"\">{}</td>", kAbsent);
+      }
     }
     html += fmt::format(
         "<td class=\"{}\">{}</td></tr>\n",
@@ -390,16 +431,90 @@ std::string verification_table(const PairResult& pair) {
   return html + "</table>\n";
 }
 
+// Each variant's error against the float64 reference, per output, and a declared lower precision.
+std::string precision_table(const PairResult& pair) {
+  if (!pair.precision) {
+    return {};
+  }
+  std::string html = "<table class=\"detail precision\"><caption>Precision against the float64 "
+                     "reference <span class=\"small\">verification inputs, sampled elements; max "
+                     "rel over elements at least a tenth of the reference's RMS</span></caption>\n"
+                     "<tr><th>Variant</th><th>Output</th><th>Sampled</th><th>Rel. RMS</th>"
+                     "<th>Max abs</th><th>Max rel</th></tr>\n";
+  for (const auto& [role, variant] : {std::pair{"Baseline", &pair.precision->baseline},
+                                      std::pair{"Optimized", &pair.precision->optimized}}) {
+    const std::string who = fmt::format("{}<br><span class=\"small\"><code>{}</code></span>", role,
+                                        esc(variant->variant));
+    if (variant->outputs.empty()) {
+      html += fmt::format("<tr><td>{}</td><td colspan=\"5\">not measured: the baseline gives no "
+                          "float64 reference</td></tr>\n",
+                          who);
+    }
+    for (const OutputError& error : variant->outputs) {
+      html += fmt::format(
+          "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "</tr>\n",
+          who, esc(error.output), error.sampled, esc(rf::format_error(error.relative_rms)),
+          esc(rf::format_error(error.max_abs)),
+          error.max_relative ? esc(rf::format_error(*error.max_relative)) : std::string(kAbsent));
+    }
+    if (variant->lower_precision) {
+      const PrecisionDeclaration& declared = *variant->lower_precision;
+      html += fmt::format("<tr><td></td><td colspan=\"5\"><span class=\"badge lower\">lower "
+                          "precision</span> {}; held to rel. RMS &le; {}<br><span "
+                          "class=\"small\">{}</span></td></tr>\n",
+                          esc(declared.format), esc(rf::format_error(declared.max_relative_rms)),
+                          esc(declared.justification));
+    }
+  }
+  return html + "</table>\n";
+}
+
+// The pair's library reference in the speedup table: the fraction and the reference's median.
+std::string library_rows(const PairResult& pair) {
+  if (!pair.library) {
+    return {};
+  }
+  const LibraryComparison& library = *pair.library;
+  const std::string name = "Of " + esc(library.library);
+  switch (library.role) {
+  case LibraryRole::reference:
+    return row(name, fmt::format("this target is the reference (<code>{}</code>)",
+                                 esc(library.reference_variant)));
+  case LibraryRole::baseline:
+  case LibraryRole::timed:
+    break;
+  }
+  if (!rf::shows_library_fraction(pair)) {
+    return row(name,
+               fmt::format("<span class=\"absent\">no fraction: {}</span>",
+                           esc(library.reason.empty() ? quarantine_reason(pair) : library.reason)));
+  }
+  std::string how =
+      library.role == LibraryRole::baseline
+          ? fmt::format("the baseline <code>{}</code> is the reference: the speedup",
+                        esc(library.reference_variant))
+          : fmt::format("<code>{}</code> {} median, timed interleaved in the same worker",
+                        esc(library.reference_variant),
+                        library.reference
+                            ? esc(rf::format_duration_ms(library.reference->stats.median))
+                            : std::string(kAbsent));
+  return row(name, fmt::format("<span class=\"{}\">{}</span> <span class=\"small\">{}; {}</span>",
+                               verdict_class(*library.fraction),
+                               esc(rf::format_library_fraction(*library.fraction)),
+                               esc(library.fraction->verdict), how));
+}
+
 std::string render_pair_detail(const PairResult& pair, std::size_t index, bool open,
                                const HtmlReportOptions& options) {
   const bool shown = rf::shows_speedup(pair);
   const bool passed = pair.status == PairStatus::passed && pair.verification.passed;
   std::string html = fmt::format(
       "<details class=\"pair\" id=\"{}\" data-pair=\"{}\"{}>\n<summary><span class=\"badge {}\">{}"
-      "</span> <strong>{}</strong> <span class=\"small\">{} → {}</span>{}</summary>\n",
+      "</span> <strong>{}</strong>{} <span class=\"small\">{} → {}</span>{}</summary>\n",
       pair_anchor(index), pair_key(index), open || !passed ? " open" : "",
       status_class(pair.status), esc(pair_status_name(pair.status)), esc(pair.target),
-      esc(pair.baseline_variant), esc(pair.optimized_variant),
+      lower_precision_badge(pair), esc(pair.baseline_variant), esc(pair.optimized_variant),
       shown ? " <span class=\"" + verdict_class(*pair.speedup) + "\">" +
                   esc(rf::format_speedup(*pair.speedup)) + "</span>"
             : "");
@@ -459,6 +574,7 @@ std::string render_pair_detail(const PairResult& pair, std::size_t index, bool o
                               verdict_class_name, esc(check.verdict), esc(check.detail),
                               check.recorded.empty() ? "" : "; recorded: " + esc(check.recorded)));
     }
+    html += library_rows(pair);
     html += row("Optimized roofline", roofline_cell(pair.roofline));
     html += row("Baseline roofline", roofline_cell(pair.baseline_roofline));
     const std::optional<Roofline>& source = pair.roofline ? pair.roofline : pair.baseline_roofline;
@@ -486,6 +602,7 @@ std::string render_pair_detail(const PairResult& pair, std::size_t index, bool o
     html += "</div>\n";
   }
   html += profile_table(pair);
+  html += precision_table(pair);
   html += verification_table(pair);
   return html + "</details>\n";
 }

@@ -1,0 +1,31 @@
+// The grouped MoE GEMMs in FP8 e4m3 (moe_grouped_gemm.cuh): the BF16 kernels' template
+// (moe_grouped_gemm_kernel.cuh) with e4m3 operands, wgmma.m64n256k32.e4m3 (128 k per ring slot,
+// so half the k-steps of BF16 for the same bytes) and the dequantization factors applied in the
+// epilogues: gate_up writes h in e4m3 (scaled by the static h_quant), down writes bf16.
+// FLOPs as the BF16 kernels; bytes: x, h and the weights at one byte per element. Ceiling: the
+// FP8 tensor-core rate. sm_90a only, like the BF16 kernels.
+#include "moe_grouped_gemm_kernel.cuh"
+
+namespace aisp::ch17 {
+
+using grouped_detail::Operands;
+using grouped_detail::Projection;
+
+MoeGroupedGemmLaunch prepare_moe_gate_up_fp8(const MoeGroupedGemmArgs& args,
+                                             const cudaDeviceProp& device) {
+  return grouped_detail::prepare<Projection::gate_up, Operands::e4m3>(args, device,
+                                                                      "moe gate_up (fp8)");
+}
+cudaError_t launch_moe_gate_up_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
+  return grouped_detail::launch<Projection::gate_up, Operands::e4m3>(launch, stream);
+}
+
+MoeGroupedGemmLaunch prepare_moe_down_fp8(const MoeGroupedGemmArgs& args,
+                                          const cudaDeviceProp& device) {
+  return grouped_detail::prepare<Projection::down, Operands::e4m3>(args, device, "moe down (fp8)");
+}
+cudaError_t launch_moe_down_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
+  return grouped_detail::launch<Projection::down, Operands::e4m3>(launch, stream);
+}
+
+}  // namespace aisp::ch17

@@ -1,0 +1,499 @@
+// The grouped MoE GEMM kernel template behind moe_grouped_gemm.cuh, instantiated once per
+// projection and operand type in moe_grouped_bf16_kernel.cu and moe_grouped_fp8_kernel.cu (the
+// only two files that include this one).
+//
+// Structure (chapter 10's persistent rung, gemm_bf16_persistent_kernel.cu): 384 threads, one block
+// per SM; warpgroup 0 produces (setmaxnreg down to 40 registers), warpgroups 1 and 2 consume (up
+// to 232), each multiplying its 64-row half of a 128-row tile by 256 rows of weights with
+// wgmma.m64n256 (k16 for bf16, k32 for e4m3: 128 bytes of k per ring slot either way, four
+// instructions per slot); a 4-slot ring of (A 16 KiB, B 32 KiB) with full/empty mbarriers whose
+// phases run on across tiles and experts.
+//
+// What is MoE-specific:
+//   - The scheduler. Each block reads the experts' row offsets (written by the router on the GPU)
+//     into a shared table and prefix-sums their tile counts, ceil(rows_e / 128) · column tiles.
+//     All experts' tiles form one sequence — expert by expert, within an expert down the 128-row
+//     blocks first, so the ~132 blocks in flight share each weight slice in L2 — and block b takes
+//     tiles b, b + gridDim.x, ... (binary search for a tile's expert). A tile's rows past its
+//     expert's end are computed from zeros or from the next expert's rows, and never stored.
+//   - gate_up gathers A. TMA cannot copy a list of rows on Hopper, so all 128 producer threads
+//     load A: thread p owns row p of the tile (token sorted_rows[row0 + p] / top_k, or zeros past
+//     the expert), copies its 128 bytes of each k-step with eight 16-byte cp.async into the
+//     128-byte-swizzled slot (chunk c of row p at chunk c ^ (p % 8), the layout TMA would have
+//     written), and arrives on the slot's `full` barrier when they land (cp.async.mbarrier
+//     .arrive.noinc). Thread 0 also loads the slot's weights with two TMA boxes, 128 gate rows and
+//     the matching 128 up rows, side by side: `full` expects 128 + 1 arrivals and the weights'
+//     bytes. Consumers fence the async proxy after the wait (moe_gather_copy.cuh).
+//   - gate_up's epilogue is the SwiGLU: accumulator column c < 128 (gate) and c + 128 (up) sit in
+//     the same thread (registers 4j + e and 4(j + 16) + e), so h = silu(g)·u is formed in
+//     registers and only h is stored (bf16, or e4m3 scaled by h_quant).
+//   - down's epilogue stores bf16 rows of `out` in expert-sorted order; FP8 applies the factors.
+// Rows are masked at the expert's end (row_end); columns need no mask (whole tiles: checked in
+// prepare).
+#pragma once
+
+#include <cuda_bf16.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "../common/fp8_e4m3.cuh"
+#include "../common/mbarrier.cuh"
+#include "../common/moe_shape.hpp"
+#include "../common/setmaxnreg.cuh"
+#include "../common/shared_alignment.cuh"
+#include "../common/tensor_map.hpp"
+#include "../common/tma.cuh"
+#include "../common/wgmma.cuh"
+#include "moe_gather_copy.cuh"
+#include "moe_grouped_gemm.cuh"
+#include "moe_wgmma_e4m3.cuh"
+
+namespace aisp::ch17::grouped_detail {
+
+enum class Projection { gate_up, down };
+enum class Operands { bf16, e4m3 };
+
+constexpr int kBlockM = kMoeTileRows;
+constexpr int kBlockB = 256;    // weight rows per tile
+constexpr int kRowBytes = 128;  // bytes of k per slot row: 64 bf16 or 128 e4m3 (one swizzle row)
+constexpr int kStages = 4;
+constexpr int kConsumers = 2;
+constexpr int kThreads = 128 * (1 + kConsumers);
+[[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumers;
+constexpr unsigned kATileBytes = kBlockM * kRowBytes;  // 16 KiB
+constexpr unsigned kBTileBytes = kBlockB * kRowBytes;  // 32 KiB
+constexpr unsigned kSlotBytes = kATileBytes + kBTileBytes;
+constexpr unsigned kSharedBytes =
+    kStages * kSlotBytes + 2 * kStages * 8 + common::kSharedAlignmentSlack;
+
+template <Operands kOperands>
+__host__ __device__ constexpr int element_bytes() {
+  return kOperands == Operands::bf16 ? 2 : 1;
+}
+template <Operands kOperands>
+__host__ __device__ constexpr int block_k() {
+  return kRowBytes / element_bytes<kOperands>();
+}
+// Output columns per tile: 128 h columns from 128 gate + 128 up rows; 256 for down.
+template <Projection kProjection>
+__host__ __device__ constexpr int tile_columns() {
+  return kProjection == Projection::gate_up ? 128 : 256;
+}
+
+struct ExpertTable {
+  int row_start[common::kMoeMaxExperts + 1];   // clamped expert offsets
+  int tile_start[common::kMoeMaxExperts + 1];  // first tile of each expert; [experts] = all
+};
+
+struct ExpertTile {
+  int expert = 0;
+  int row0 = 0;     // first expert-sorted row of the tile
+  int row_end = 0;  // the expert's end: rows at or past it are not stored
+  int column_tile = 0;
+};
+
+struct KernelParams {
+  const std::uint8_t* a_gather;  // gate_up: x (bf16 or e4m3 bytes), tokens × hidden
+  int a_row_bytes;
+  const int* sorted_rows;
+  int top_k;
+  const int* expert_offsets;
+  int experts;
+  int assignments;
+  int k_steps;
+  int b_rows_per_expert;  // 2·inter (gate_up) or hidden (down)
+  int intermediate;
+  int out_columns;  // inter (gate_up) or hidden (down): the row length of `out`
+  void* out;
+  const float* a_dequant;
+  const float* b_dequant;
+  const float* out_quant;
+};
+
+__device__ __forceinline__ int expert_rows(const ExpertTable& table, int e) {
+  return max(table.row_start[e + 1] - table.row_start[e], 0);
+}
+
+// Called by every thread of the block (it synchronizes the block).
+__device__ inline void build_expert_table(ExpertTable& table, const int* offsets, int experts,
+                                          int assignments, int column_tiles) {
+  const int tid = static_cast<int>(threadIdx.x);
+  for (int e = tid; e <= experts; e += static_cast<int>(blockDim.x))
+    table.row_start[e] = min(max(offsets[e], 0), assignments);
+  __syncthreads();
+  if (tid < 32) {  // warp 0: prefix sum of the tile counts, 32 experts at a time
+    int carry = 0;
+    for (int first = 0; first < experts; first += 32) {
+      const int e = first + tid;
+      const int count =
+          e < experts ? (expert_rows(table, e) + kBlockM - 1) / kBlockM * column_tiles : 0;
+      int sum = count;
+#pragma unroll
+      for (int offset = 1; offset < 32; offset *= 2) {
+        const int other = __shfl_up_sync(0xffffffffu, sum, offset);
+        if (tid >= offset)
+          sum += other;
+      }
+      if (e < experts)
+        table.tile_start[e + 1] = carry + sum;
+      carry += __shfl_sync(0xffffffffu, sum, 31);
+    }
+    if (tid == 0)
+      table.tile_start[0] = 0;
+  }
+  __syncthreads();
+}
+
+// The last expert whose first tile is at or before `tile` (an empty expert shares its first tile
+// index with the next one, so "last" skips it).
+__device__ __forceinline__ ExpertTile locate_tile(const ExpertTable& table, int experts, int tile) {
+  int lo = 0, hi = experts - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (table.tile_start[mid] <= tile)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  const int local = tile - table.tile_start[lo];
+  const int row_tiles = (expert_rows(table, lo) + kBlockM - 1) / kBlockM;
+  ExpertTile t;
+  t.expert = lo;
+  t.row0 = table.row_start[lo] + (local % row_tiles) * kBlockM;
+  t.row_end = table.row_start[lo + 1];
+  t.column_tile = local / row_tiles;
+  return t;
+}
+
+__device__ __forceinline__ float swiglu(float g, float u) {
+  return g / (1.0f + __expf(-g)) * u;  // g ≪ 0: g / inf = -0, as silu should
+}
+
+// gate_up's epilogue: one consumer warpgroup's 64 rows × (128 gate | 128 up) accumulators to
+// 64 × 128 values of h.
+template <Operands kOperands>
+__device__ __forceinline__ void store_swiglu_tile(const float (&d)[128], const KernelParams& p,
+                                                  const ExpertTile& t, int consumer) {
+  const int thread = static_cast<int>(threadIdx.x % 128);
+  const int warp = thread / 32, lane = thread % 32;
+  const int row = t.row0 + 64 * consumer + 16 * warp + lane / 4;
+  const bool top_ok = row < t.row_end, bottom_ok = row + 8 < t.row_end;
+  const int col0 = t.column_tile * 128 + 2 * (lane % 4);
+  const std::size_t ld = static_cast<std::size_t>(p.out_columns);
+  [[maybe_unused]] float a_dequant = 1.0f, h_quant = 1.0f;
+  [[maybe_unused]] const float* b_dequant = nullptr;
+  if constexpr (kOperands == Operands::e4m3) {
+    a_dequant = *p.a_dequant;
+    h_quant = *p.out_quant;
+    b_dequant = p.b_dequant + static_cast<std::size_t>(t.expert) * p.b_rows_per_expert;
+  }
+#pragma unroll
+  for (int j = 0; j < 16; ++j) {
+    const int col = col0 + 8 * j;
+    float sg0 = 1.0f, sg1 = 1.0f, su0 = 1.0f, su1 = 1.0f;
+    if constexpr (kOperands == Operands::e4m3) {
+      sg0 = a_dequant * __ldg(b_dequant + col);
+      sg1 = a_dequant * __ldg(b_dequant + col + 1);
+      su0 = a_dequant * __ldg(b_dequant + p.intermediate + col);
+      su1 = a_dequant * __ldg(b_dequant + p.intermediate + col + 1);
+    }
+    const float t0 = swiglu(d[4 * j] * sg0, d[4 * (j + 16)] * su0);
+    const float t1 = swiglu(d[4 * j + 1] * sg1, d[4 * (j + 16) + 1] * su1);
+    const float b0 = swiglu(d[4 * j + 2] * sg0, d[4 * (j + 16) + 2] * su0);
+    const float b1 = swiglu(d[4 * j + 3] * sg1, d[4 * (j + 16) + 3] * su1);
+    const std::size_t top = static_cast<std::size_t>(row) * ld + static_cast<std::size_t>(col);
+    const std::size_t bottom = top + 8 * ld;
+    if constexpr (kOperands == Operands::bf16) {
+      auto* h = static_cast<__nv_bfloat16*>(p.out);
+      if (top_ok)
+        *reinterpret_cast<__nv_bfloat162*>(h + top) = __floats2bfloat162_rn(t0, t1);
+      if (bottom_ok)
+        *reinterpret_cast<__nv_bfloat162*>(h + bottom) = __floats2bfloat162_rn(b0, b1);
+    } else {
+      auto* h = static_cast<std::uint8_t*>(p.out);
+      if (top_ok)
+        *reinterpret_cast<std::uint16_t*>(h + top) =
+            common::pack_e4m3x2(t0 * h_quant, t1 * h_quant);
+      if (bottom_ok)
+        *reinterpret_cast<std::uint16_t*>(h + bottom) =
+            common::pack_e4m3x2(b0 * h_quant, b1 * h_quant);
+    }
+  }
+}
+
+// down's epilogue: 64 rows × 256 columns of out (bf16).
+template <Operands kOperands>
+__device__ __forceinline__ void store_down_tile(const float (&d)[128], const KernelParams& p,
+                                                const ExpertTile& t, int consumer) {
+  const int thread = static_cast<int>(threadIdx.x % 128);
+  const int warp = thread / 32, lane = thread % 32;
+  const int row = t.row0 + 64 * consumer + 16 * warp + lane / 4;
+  const bool top_ok = row < t.row_end, bottom_ok = row + 8 < t.row_end;
+  const int col0 = t.column_tile * 256 + 2 * (lane % 4);
+  const std::size_t ld = static_cast<std::size_t>(p.out_columns);
+  auto* out = static_cast<__nv_bfloat16*>(p.out);
+  [[maybe_unused]] float a_dequant = 1.0f;
+  [[maybe_unused]] const float* b_dequant = nullptr;
+  if constexpr (kOperands == Operands::e4m3) {
+    a_dequant = *p.a_dequant;
+    b_dequant = p.b_dequant + static_cast<std::size_t>(t.expert) * p.b_rows_per_expert;
+  }
+#pragma unroll
+  for (int j = 0; j < 32; ++j) {
+    const int col = col0 + 8 * j;
+    float s0 = 1.0f, s1 = 1.0f;
+    if constexpr (kOperands == Operands::e4m3) {
+      s0 = a_dequant * __ldg(b_dequant + col);
+      s1 = a_dequant * __ldg(b_dequant + col + 1);
+    }
+    const std::size_t top = static_cast<std::size_t>(row) * ld + static_cast<std::size_t>(col);
+    if (top_ok)
+      *reinterpret_cast<__nv_bfloat162*>(out + top) =
+          __floats2bfloat162_rn(d[4 * j] * s0, d[4 * j + 1] * s1);
+    if (bottom_ok)
+      *reinterpret_cast<__nv_bfloat162*>(out + top + 8 * ld) =
+          __floats2bfloat162_rn(d[4 * j + 2] * s0, d[4 * j + 3] * s1);
+  }
+}
+
+template <Operands kOperands>
+__device__ __forceinline__ void wgmma_k_slice(float (&d)[128], std::uint64_t desc_a,
+                                              std::uint64_t desc_b, bool accumulate) {
+  if constexpr (kOperands == Operands::bf16)
+    common::wgmma_m64n256k16_bf16(d, desc_a, desc_b, accumulate);
+  else
+    wgmma_m64n256k32_e4m3(d, desc_a, desc_b, accumulate);
+}
+
+template <Projection kProjection, Operands kOperands>
+__global__ void __launch_bounds__(kThreads, 1)
+    moe_grouped_gemm(const __grid_constant__ CUtensorMap a_map,
+                     const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
+#if AISP_WGMMA_AVAILABLE
+  constexpr bool kGather = kProjection == Projection::gate_up;
+  extern __shared__ std::uint8_t shared_window[];
+  __shared__ ExpertTable table;
+  std::uint8_t* base = common::align_shared_1024(shared_window);
+  auto* full = reinterpret_cast<std::uint64_t*>(base + kStages * kSlotBytes);
+  std::uint64_t* empty = full + kStages;
+  const auto a_slot = [&](int s) { return base + s * kSlotBytes; };
+  const auto b_slot = [&](int s) { return base + s * kSlotBytes + kATileBytes; };
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warpgroup = tid / 128;
+
+  if (tid == 0) {
+    if constexpr (!kGather)
+      common::tma_prefetch_tensor_map(a_map);
+    common::tma_prefetch_tensor_map(b_map);
+    for (int s = 0; s < kStages; ++s) {
+      // gate_up: 128 cp.async arrivals + thread 0's expect_tx arrival; down: the expect_tx only.
+      common::mbarrier_init(&full[s], kGather ? 129 : 1);
+      common::mbarrier_init(&empty[s], kConsumerWarps);
+    }
+    common::mbarrier_init_fence();
+  }
+  const int column_tiles = p.out_columns / tile_columns<kProjection>();
+  build_expert_table(table, p.expert_offsets, p.experts, p.assignments, column_tiles);
+  const int tiles = table.tile_start[p.experts];
+
+  if (warpgroup == 0) {
+    common::setmaxnreg_decrease<40>();
+    if constexpr (kGather) {
+      const int row_in_tile = tid;  // 0..127: this thread copies row `tid` of every A tile
+      int step = 0;
+      for (int tile = static_cast<int>(blockIdx.x); tile < tiles;
+           tile += static_cast<int>(gridDim.x)) {
+        const ExpertTile t = locate_tile(table, p.experts, tile);
+        const int row = t.row0 + row_in_tile;
+        const std::uint8_t* source = p.a_gather;
+        std::uint32_t source_bytes = 0;  // zeros for rows past the expert
+        if (row < t.row_end) {
+          const int token = p.sorted_rows[row] / p.top_k;
+          source = p.a_gather + static_cast<std::size_t>(token) * p.a_row_bytes;
+          source_bytes = 16;
+        }
+        const int gate_row = t.expert * p.b_rows_per_expert + t.column_tile * 128;
+        const int up_row = gate_row + p.intermediate;
+        for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
+          const int s = step % kStages;
+          const auto round = static_cast<std::uint32_t>(step / kStages);
+          common::mbarrier_wait_parity(&empty[s], (round % 2) ^ 1);
+          if (row_in_tile == 0) {
+            common::mbarrier_arrive_expect_tx(&full[s], kBTileBytes);
+            common::tma_load_2d(b_slot(s), b_map, &full[s], kstep * block_k<kOperands>(), gate_row);
+            common::tma_load_2d(b_slot(s) + kBTileBytes / 2, b_map, &full[s],
+                                kstep * block_k<kOperands>(), up_row);
+          }
+          std::uint8_t* destination = a_slot(s) + row_in_tile * kRowBytes;
+          const std::uint8_t* chunk_source = source + static_cast<std::size_t>(kstep) * kRowBytes;
+#pragma unroll
+          for (int c = 0; c < kRowBytes / 16; ++c)
+            cp_async_16_zfill(destination + ((c ^ (row_in_tile % 8)) * 16), chunk_source + c * 16,
+                              source_bytes);
+          cp_async_mbarrier_arrive_noinc(&full[s]);
+        }
+      }
+    } else if (tid == 0) {
+      int step = 0;
+      for (int tile = static_cast<int>(blockIdx.x); tile < tiles;
+           tile += static_cast<int>(gridDim.x)) {
+        const ExpertTile t = locate_tile(table, p.experts, tile);
+        const int b_row = t.expert * p.b_rows_per_expert + t.column_tile * kBlockB;
+        for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
+          const int s = step % kStages;
+          const auto round = static_cast<std::uint32_t>(step / kStages);
+          common::mbarrier_wait_parity(&empty[s], (round % 2) ^ 1);
+          // Rows past the matrix are zero-filled and still count towards the slot's bytes.
+          common::mbarrier_arrive_expect_tx(&full[s], kSlotBytes);
+          common::tma_load_2d(a_slot(s), a_map, &full[s], kstep * block_k<kOperands>(), t.row0);
+          common::tma_load_2d(b_slot(s), b_map, &full[s], kstep * block_k<kOperands>(), b_row);
+        }
+      }
+    }
+  } else {
+    common::setmaxnreg_increase<232>();
+    const int consumer = warpgroup - 1;
+    const int lane = tid % 32;
+    float d[128];
+    int step = 0;
+    for (int tile = static_cast<int>(blockIdx.x); tile < tiles;
+         tile += static_cast<int>(gridDim.x)) {
+      const ExpertTile t = locate_tile(table, p.experts, tile);
+      for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
+        const int s = step % kStages;
+        common::mbarrier_wait_parity(&full[s], static_cast<std::uint32_t>((step / kStages) % 2));
+        if constexpr (kGather)
+          common::fence_proxy_async_shared();  // cp.async wrote A through the generic proxy
+        const std::uint64_t desc_a =
+            common::wgmma_descriptor_k_major_sw128(a_slot(s)) + 512 * consumer;
+        const std::uint64_t desc_b = common::wgmma_descriptor_k_major_sw128(b_slot(s));
+        common::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < 4; ++kk)
+          wgmma_k_slice<kOperands>(d, desc_a + 2 * kk, desc_b + 2 * kk, kstep > 0 || kk > 0);
+        common::wgmma_commit_group();
+        common::wgmma_wait_group<1>();
+        if (kstep > 0 && lane == 0)
+          common::mbarrier_arrive(&empty[(step - 1) % kStages]);
+      }
+      common::wgmma_wait_group<0>();
+      if (lane == 0)  // the tile's last slot, before the epilogue: the producer refills it now
+        common::mbarrier_arrive(&empty[(step - 1) % kStages]);
+      common::wgmma_fence_accumulators(d);
+      if constexpr (kGather)
+        store_swiglu_tile<kOperands>(d, p, t, consumer);
+      else
+        store_down_tile<kOperands>(d, p, t, consumer);
+    }
+  }
+#else
+  (void)a_map, (void)b_map, (void)p;
+  __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
+#endif
+}
+
+inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+template <Projection kProjection, Operands kOperands>
+MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDeviceProp& device,
+                             const char* name) {
+  constexpr bool kGather = kProjection == Projection::gate_up;
+  constexpr bool kFp8 = kOperands == Operands::e4m3;
+  const auto fail = [&](const std::string& what) {
+    throw std::invalid_argument(std::string(name) + ": " + what);
+  };
+  if (args.a == nullptr || args.b == nullptr || args.out == nullptr ||
+      args.expert_offsets == nullptr)
+    fail("null A, B, out or expert_offsets");
+  if (!aligned16(args.a) || !aligned16(args.b) || !aligned16(args.out))
+    fail("A, B and out must be 16-byte aligned (TMA, cp.async and vector stores)");
+  if (args.experts < 1 || args.experts > common::kMoeMaxExperts)
+    fail("experts = " + std::to_string(args.experts) + ": must be 1.." +
+         std::to_string(common::kMoeMaxExperts) + " (the scheduler's table is in shared memory)");
+  if (args.assignments < 1 || args.a_rows < 1)
+    fail("no rows: assignments and A's rows must be positive");
+  if (args.hidden % 256 != 0 || args.intermediate % 128 != 0 || args.hidden <= 0 ||
+      args.intermediate <= 0)
+    fail("hidden = " + std::to_string(args.hidden) +
+         ", intermediate = " + std::to_string(args.intermediate) +
+         ": hidden must be a multiple of 256 and intermediate of 128 (whole tiles; this kernel "
+         "masks rows only)");
+  if (kGather && (args.sorted_rows == nullptr || args.top_k < 1))
+    fail("gate_up gathers its rows: give sorted_rows and top_k");
+  if (kFp8 && (args.a_dequant == nullptr || args.b_dequant == nullptr ||
+               (kGather && args.out_quant == nullptr)))
+    fail("FP8 needs the dequantization factors of A and B (and gate_up the scale of h)");
+  const int b_rows_per_expert = kGather ? 2 * args.intermediate : args.hidden;
+  if (static_cast<long long>(args.experts) * b_rows_per_expert > (1ll << 31) - 1)
+    fail("experts · weight rows must fit TMA's 32-bit coordinates");
+  if (device.sharedMemPerBlockOptin < static_cast<int>(kSharedBytes + sizeof(ExpertTable)))
+    fail("needs " + std::to_string(kSharedBytes + sizeof(ExpertTable)) +
+         " bytes of shared memory per block");
+  const cudaError_t status =
+      cudaFuncSetAttribute(moe_grouped_gemm<kProjection, kOperands>,
+                           cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string(name) +
+                             ": cudaFuncSetAttribute: " + cudaGetErrorString(status));
+
+  const int k = kGather ? args.hidden : args.intermediate;
+  const CUtensorMapDataType type =
+      kFp8 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  const std::size_t bytes = static_cast<std::size_t>(element_bytes<kOperands>());
+  MoeGroupedGemmLaunch launch;
+  launch.args = args;
+  if constexpr (!kGather)
+    launch.a_map = common::encode_tiled_matrix_2d(
+        {.base = args.a,
+         .dtype = type,
+         .element_bytes = bytes,
+         .rows = static_cast<std::uint64_t>(args.a_rows),
+         .cols = static_cast<std::uint64_t>(k),
+         .box_rows = kBlockM,
+         .box_cols = static_cast<std::uint32_t>(block_k<kOperands>())});
+  launch.b_map = common::encode_tiled_matrix_2d(
+      {.base = args.b,
+       .dtype = type,
+       .element_bytes = bytes,
+       .rows =
+           static_cast<std::uint64_t>(args.experts) * static_cast<std::uint64_t>(b_rows_per_expert),
+       .cols = static_cast<std::uint64_t>(k),
+       .box_rows = static_cast<std::uint32_t>(kGather ? kBlockB / 2 : kBlockB),
+       .box_cols = static_cast<std::uint32_t>(block_k<kOperands>())});
+  launch.grid = dim3(static_cast<unsigned>(device.multiProcessorCount));
+  launch.block = dim3(kThreads);
+  launch.shared_bytes = kSharedBytes;
+  return launch;
+}
+
+template <Projection kProjection, Operands kOperands>
+cudaError_t launch(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
+  constexpr bool kGather = kProjection == Projection::gate_up;
+  const MoeGroupedGemmArgs& a = launch.args;
+  KernelParams p{};
+  p.a_gather = static_cast<const std::uint8_t*>(a.a);
+  p.a_row_bytes = a.hidden * element_bytes<kOperands>();
+  p.sorted_rows = a.sorted_rows;
+  p.top_k = a.top_k;
+  p.expert_offsets = a.expert_offsets;
+  p.experts = a.experts;
+  p.assignments = a.assignments;
+  p.k_steps = (kGather ? a.hidden : a.intermediate) / block_k<kOperands>();
+  p.b_rows_per_expert = kGather ? 2 * a.intermediate : a.hidden;
+  p.intermediate = a.intermediate;
+  p.out_columns = kGather ? a.intermediate : a.hidden;
+  p.out = a.out;
+  p.a_dequant = a.a_dequant;
+  p.b_dequant = a.b_dequant;
+  p.out_quant = a.out_quant;
+  moe_grouped_gemm<kProjection, kOperands>
+      <<<launch.grid, launch.block, launch.shared_bytes, stream>>>(launch.a_map, launch.b_map, p);
+  return cudaGetLastError();
+}
+
+}  // namespace aisp::ch17::grouped_detail

@@ -1,0 +1,14 @@
+// Rung 2: sort by expert (CUB radix sort) + one grouped GEMM per projection.
+// What changed from the expert loop: the token-expert pairs are sorted by expert once (CUB's
+// radix sort on the expert ids, a prefix sum for each expert's first row), gathered once, and
+// each projection is ONE library call, cublasGemmGroupedBatchedEx, over every expert's block; one
+// SwiGLU over all rows; one combine kernel un-permutes and sums each token's k rows. The host
+// still reads the counts back (the grouped API takes its sizes as host arrays). The pair's
+// library reference.
+// Pair moe_layer_e64_zipf: 8192 tokens, hidden 4096, intermediate 2816, 64 experts top-8, Zipf
+// routing (s = 1: the hottest expert gets 89% of the tokens); bf16 in and out
+// (chapters/common/moe_layer_problem.hpp). The rungs: moe_layer_rungs.hpp.
+#include "moe_layer_rungs.hpp"
+
+using Variant = aisp::ch17::MoeSortedGroupedCublas<aisp::ch17::LayerE64Top8Zipf>;
+AISP_VARIANT(Variant)
