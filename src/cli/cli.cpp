@@ -5,6 +5,10 @@
 #include "cli/cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <deque>
@@ -31,6 +35,7 @@
 #include "profile/profile_set.hpp"
 #include "profile/profile_worker.hpp"
 #include "results/artifacts_layout.hpp"
+#include "results/results_json.hpp"
 #include "run/run_request.hpp"
 #include "run/suite_runner.hpp"
 #include "system/build_info.hpp"
@@ -139,7 +144,7 @@ struct SuiteCommand {
   bool allow_mixed_provenance = false;
   bool allow_dirty = false;
   bool fail_on_regression = false;
-  double expectation_threshold_percent = 0;  // applies only when the flag is given
+  std::string expectation_threshold_percent;  // as typed; applies only when the flag is given
   std::string chapters_dir;
   bool has_expectation_flags = false;  // bench run, not bench verify
   std::string profile = "none";        // bench run --profile
@@ -147,12 +152,13 @@ struct SuiteCommand {
 
   void add_flags(CLI::App& app, bool verify_only) {
     command = &app;
+    // Commas are split by select_pairs, which refuses an empty item ("ch07,,ch03").
     app.add_option("-t,--target", targets,
-                   "A chapter (ch07), pair (ch07:transpose), single target "
-                   "(ch07:transpose_padded) or lab (labs/<lab>[:<name>]); repeat or separate "
-                   "with commas. Default: every pair.")
-        ->type_name("TARGET")
-        ->delimiter(',');
+                   "A chapter (ch07), pair (ch07:transpose: all its optimized variants), single "
+                   "target (ch07:transpose_padded; =ch07:transpose selects exactly the target "
+                   "whose name is also the pair's) or lab (labs/<lab>[:<name>]); repeat or "
+                   "separate with commas. Default: every pair.")
+        ->type_name("TARGET");
     app.add_flag("--json", json, "Print results on stdout as JSON instead of text.");
     app.add_option("--artifacts-dir", artifacts_dir,
                    fmt::format("Where run directories go: <DIR>/runs/<run-id>/. Default: {}.",
@@ -265,7 +271,11 @@ int run_suite_command(const SuiteCommand& suite, bool verify_only, int argc, cha
   }
   request.command_line = shell_command_line(argc, argv);
   const Catalog catalog = load_catalog();
-  const std::vector<PairInfo> pairs = select_pairs(catalog.pairs, request.targets);
+  std::vector<std::string> notes;
+  const std::vector<PairInfo> pairs = select_pairs(catalog.pairs, request.targets, &notes);
+  for (const std::string& note : notes) {
+    std::cerr << "note: " << note << "\n";
+  }
   return run_suite(request, pairs, argv[0]);
 }
 
@@ -321,7 +331,9 @@ void print_targets_text(const std::vector<PairInfo>& pairs, const std::string& p
   std::cout << "\n"
             << pairs.size() << (pairs.size() == 1 ? " target" : " targets") << " in " << chapters
             << (chapters == 1 ? " chapter" : " chapters") << ". Run one with `" << program
-            << " bench run -t <target>`; a chapter or a pair name selects all of its targets.\n";
+            << " bench run -t <target>`; a chapter or a pair name selects all of its targets, "
+               "=<target> (e.g. -t ="
+            << pairs.front().target << ") exactly that one.\n";
 }
 
 nlohmann::ordered_json targets_to_json(const std::vector<PairInfo>& pairs) {
@@ -389,7 +401,7 @@ struct WorkerFlags {
     nlohmann::json parsed;
     try {
       parsed = nlohmann::json::parse(settings_json);
-    } catch (const nlohmann::json::parse_error& error) {
+    } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range
       throw UsageError(std::string(worker_flags::kSettingsJson) + ": not valid JSON: " +
                        error.what());
     }
@@ -511,9 +523,11 @@ int run_cli_or_throw(int argc, char** argv) {
   const std::string program = program_name(argc, argv);
   CLI::App app("Times, verifies and reports baseline/optimized GPU kernel pairs.", program);
   app.set_version_flag("--version", build_info().version, "Print the version and exit.");
-  app.footer("Exit codes: 0 ok, 1 some pair failed, 2 usage error (bad flag or value, unknown "
-             "target or command), 3 internal error.\nTargets: chNN, chNN:<name>, labs/<lab>, "
-             "labs/<lab>:<name>; `" +
+  app.footer("Exit codes: 0 ok, 1 some pair failed (or a damaged input, a file that cannot be "
+             "written), 2 usage error (bad flag or value, unknown target or command), 3 internal "
+             "error (a bug); 128 + N when signal N interrupted a run "
+             "(130: Ctrl-C).\nTargets: chNN, chNN:<name> (a pair, or one target), =chNN:<name> "
+             "(exactly one target), labs/<lab>, labs/<lab>:<name>; `" +
              program + " bench list-targets` lists them.");
 
   CLI::App* bench = app.add_subcommand("bench", "List, run and verify benchmark pairs.");
@@ -602,6 +616,18 @@ int run_cli_or_throw(int argc, char** argv) {
 }  // namespace
 
 int run_cli(int argc, char** argv) {
+  // A closed stdin, stdout or stderr (`aisp bench run >&-`) would hand its number to the next file
+  // opened, and output meant for the terminal would land in results.jsonl: /dev/null takes the
+  // place of each closed one first.
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      const int null_fd = open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+      if (null_fd >= 0 && null_fd != fd) {
+        dup2(null_fd, fd);
+        close(null_fd);
+      }
+    }
+  }
   try {
     return run_cli_or_throw(argc, argv);
   } catch (const UsageError& error) {
@@ -610,6 +636,10 @@ int run_cli(int argc, char** argv) {
   } catch (const TargetError& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kExitUsage;
+  } catch (const FileWriteError& error) {
+    // The artifacts directory is a file, read-only or full: not a bug, and nothing to measure into.
+    std::cerr << "error: " << error.what() << "\n";
+    return kExitPairFailed;
   } catch (const std::exception& error) {
     std::cerr << "internal error: " << error.what()
               << "\nThis is a bug in aisp or an environment it did not expect; please report it "

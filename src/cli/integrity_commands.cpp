@@ -98,8 +98,7 @@ void IntegrityCommands::add_to(CLI::App& bench) {
       ->add_option("-t,--target", audit_targets_,
                    "A chapter, pair or target to audit (as for `bench run`); repeat or separate "
                    "with commas. Default: every pair, and every variant that did not pair up.")
-      ->type_name("TARGET")
-      ->delimiter(',');
+      ->type_name("TARGET");
   audit_->add_flag("--all", audit_all_, "Audit every pair (the default without -t).");
   audit_->add_flag("--json", audit_json_, "Print a JSON object instead of the table.");
 
@@ -150,7 +149,12 @@ int IntegrityCommands::audit() {
   std::vector<std::string> problems = registration_problems();
   const std::vector<PairInfo> catalog = build_pair_catalog(registered_variants(), &problems);
   std::vector<PairAudit> audits;
-  for (const PairInfo& pair : select_pairs(catalog, audit_targets_)) {
+  std::vector<std::string> notes;
+  const std::vector<PairInfo> selected = select_pairs(catalog, audit_targets_, &notes);
+  for (const std::string& note : notes) {
+    std::cerr << "note: " << note << "\n";
+  }
+  for (const PairInfo& pair : selected) {
     audits.push_back(audit_pair(pair, catalog));
   }
   if (audit_targets_.empty()) {

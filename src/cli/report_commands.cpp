@@ -176,7 +176,6 @@ nlohmann::ordered_json expectation_to_json(const ListedExpectation& item) {
 }  // namespace
 
 void ReportCommands::add_to(CLI::App& bench) {
-  compare_threshold_percent_ = default_threshold_percent();
   report_ = bench.add_subcommand(
       "report", "Write a self-contained HTML report (summary, speedup and roofline charts, "
                 "per-pair detail) of a run.");
@@ -230,7 +229,7 @@ void ReportCommands::add_to(CLI::App& bench) {
       ->required()
       ->type_name("KEY");
   expectations_
-      ->add_option("--min-speedup", expectations_min_speedup_,
+      ->add_option("--min-speedup", expectations_min_speedup_text_,
                    "Only entries whose expected speedup is at least X.")
       ->type_name("X");
   expectations_->add_flag("--json", expectations_json_, "Print a JSON object instead of text.");
@@ -290,8 +289,10 @@ int ReportCommands::write_report() {
 
 int ReportCommands::compare_two_runs() {
   RunComparisonSettings settings;
-  settings.threshold = fraction_from_percent_flag("--threshold", compare_threshold_percent_,
-                                                  default_threshold_percent());
+  if (compare_->count("--threshold") > 0) {
+    settings.threshold = fraction_from_percent_flag("--threshold", compare_threshold_percent_,
+                                                    default_threshold_percent());
+  }
   if (!compare_csv_.empty()) {
     require_output_directory("--csv", compare_csv_);
   }
@@ -332,8 +333,9 @@ int ReportCommands::list_expectations() {
                                        expectations_hardware_));
   }
   const bool filtered = expectations_->count("--min-speedup") > 0;
-  if (filtered && !std::isfinite(expectations_min_speedup_)) {
-    throw UsageError("--min-speedup: must be a finite number, e.g. 1.5");
+  if (filtered) {
+    expectations_min_speedup_ = number_from_flag("--min-speedup", expectations_min_speedup_text_,
+                                                 "a finite number, e.g. 1.5");
   }
   const fs::path chapters_dir = resolve_chapters_dir(expectations_chapters_dir_);
 

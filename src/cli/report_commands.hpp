@@ -41,12 +41,13 @@ class ReportCommands {
   std::string compare_csv_;
   std::string compare_markdown_;
   bool compare_json_ = false;
-  double compare_threshold_percent_ = 0;  // RunComparisonSettings's default unless given
+  std::string compare_threshold_percent_;  // as typed; RunComparisonSettings's default if absent
   bool compare_fail_on_regression_ = false;
 
   CLI::App* expectations_ = nullptr;
   std::string expectations_hardware_;
-  double expectations_min_speedup_ = 0;  // applies only when --min-speedup is given
+  std::string expectations_min_speedup_text_;  // as typed; applies only when given
+  double expectations_min_speedup_ = 0;
   bool expectations_json_ = false;
   std::string expectations_chapters_dir_;
 };

@@ -17,5 +17,12 @@ class UsageError : public std::runtime_error {
 // [0, 1000) or NaN: "--threshold 5000: must be a percentage in [0, 1000), e.g. 2 for 2%"
 // (`example_percent` is the flag's default).
 double fraction_from_percent_flag(std::string_view flag, double percent, double example_percent);
+// The same from the flag's text, which must be a whole finite number: "--threshold abc" is refused
+// with the range, as every other flag's bad value is (not with CLI11's "Could not convert").
+double fraction_from_percent_flag(std::string_view flag, std::string_view text,
+                                  double example_percent);
+
+// A flag's text as a finite number; throws UsageError "<flag> <text>: must be <allowed>".
+double number_from_flag(std::string_view flag, std::string_view text, std::string_view allowed);
 
 }  // namespace aisp

@@ -2,8 +2,11 @@
 //
 //   chNN                 every pair of a chapter ("ch7" and "ch07" are the same chapter)
 //   chNN:<name>          every optimized variant of baseline <name>, or the one target <name>
+//   =chNN:<name>         exactly the target <name>, even where <name> is also a pair's name
 //   labs/<lab>           every pair of a lab
-//   labs/<lab>:<name>    as chNN:<name>, in a lab
+//   labs/<lab>:<name>    as chNN:<name>, in a lab (and =labs/<lab>:<name>)
+//
+// Each argument may hold several, separated by commas.
 #include "core/pair_catalog.hpp"
 
 #include <algorithm>
@@ -21,7 +24,12 @@ namespace {
 
 constexpr std::string_view kGrammar =
     "a target is chNN (a chapter, e.g. ch07 or ch7), chNN:<name> (a pair's baseline name, or one "
-    "optimized variant, e.g. ch07:transpose_padded), labs/<lab> or labs/<lab>:<name>";
+    "optimized variant, e.g. ch07:transpose_padded), =chNN:<name> (exactly that one target), "
+    "labs/<lab> or labs/<lab>:<name>";
+// The prefix that selects exactly one target: `=ch03:host_transpose`.
+constexpr char kExactPrefix = '=';
+// How many problems of one selection are spelled out; the rest are counted.
+constexpr std::size_t kProblemsShown = 10;
 constexpr std::string_view kListHint = "Run `aisp bench list-targets` to see all.";
 constexpr std::size_t kSuggestionLimit = 3;
 
@@ -217,6 +225,14 @@ std::vector<std::string> known_target_strings(const std::vector<PairInfo>& catal
                     std::string(kListHint));
 }
 
+// "note: ch03:host_transpose names a pair: it selects 2 targets (ch03:host_transpose,
+// ch03:host_transpose_threads); -t =ch03:host_transpose selects that one target alone"
+std::string fmt_pair_note(const std::string& target, const std::vector<std::string>& pair_targets) {
+  return target + " names a pair: it selects " + std::to_string(pair_targets.size()) +
+         " targets (" + join(pair_targets, ", ") + "); -t " + kExactPrefix + target +
+         " selects that one target alone";
+}
+
 }  // namespace
 
 std::vector<PairInfo> build_pair_catalog(const std::vector<VariantInfo>& variants,
@@ -270,34 +286,114 @@ std::vector<PairInfo> build_pair_catalog(const std::vector<VariantInfo>& variant
   return catalog;
 }
 
+std::vector<std::string> split_target_arguments(const std::vector<std::string>& arguments) {
+  std::vector<std::string> targets;
+  for (const std::string& argument : arguments) {
+    if (argument.find(',') == std::string::npos) {
+      targets.push_back(argument);  // an empty one is refused by select_pairs, naming it
+      continue;
+    }
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = argument.find(',', start);
+      const std::string item = argument.substr(start, comma - start);
+      if (item.empty()) {
+        throw TargetError("malformed target list '" + argument +
+                          "': an empty target before or after a comma; separate targets with "
+                          "single commas (ch07,ch03) or repeat -t. " +
+                          std::string(kListHint));
+      }
+      targets.push_back(item);
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
+    }
+  }
+  return targets;
+}
+
 std::vector<PairInfo> select_pairs(const std::vector<PairInfo>& catalog,
-                                   const std::vector<std::string>& targets) {
-  if (targets.empty()) {
+                                   const std::vector<std::string>& arguments,
+                                   std::vector<std::string>* notes) {
+  if (arguments.empty()) {
     return catalog;
   }
+  const std::vector<std::string> targets = split_target_arguments(arguments);
   std::vector<bool> selected(catalog.size(), false);
+  // Every wrong target is reported, not only the first: a list pasted from elsewhere shows all
+  // its mistakes at once. Suggestions cost a pass over the catalog each, so only the first few
+  // problems get them; the others are counted.
+  std::vector<std::string> problems;
+  std::size_t unreported = 0;
   for (const std::string& target : targets) {
-    const std::optional<ParsedTarget> parsed = parse_target(target);
-    if (!parsed) {
-      throw_unqualified(target, catalog);
-    }
-    bool matched = false;
-    for (std::size_t i = 0; i < catalog.size(); ++i) {
-      const PairInfo& pair = catalog[i];
-      if (pair.chapter != parsed->scope) {
-        continue;
+    const bool report = problems.size() < kProblemsShown;
+    try {
+      const bool exact = !target.empty() && target.front() == kExactPrefix;
+      const std::string typed = exact ? target.substr(1) : target;
+      if (exact && typed.empty()) {
+        throw_malformed(target, "'=' selects exactly one target: write =chNN:<name> (e.g. "
+                                "=ch07:transpose_padded)");
       }
-      const std::string_view target_name =
-          std::string_view(pair.target).substr(pair.chapter.size() + 1);
-      if (!parsed->name || *parsed->name == pair.pair || *parsed->name == target_name) {
-        selected[i] = true;
-        matched = true;
+      const std::optional<ParsedTarget> parsed = parse_target(typed);
+      if (!parsed) {
+        if (!report)
+          throw TargetError("");
+        throw_unqualified(typed, catalog);
+      }
+      if (exact && !parsed->name) {
+        throw_malformed(target, "'=' selects exactly one target: write =chNN:<name> (e.g. "
+                                "=ch07:transpose_padded)");
+      }
+      bool matched = false;
+      std::vector<std::string> pair_targets;
+      for (std::size_t i = 0; i < catalog.size(); ++i) {
+        const PairInfo& pair = catalog[i];
+        if (pair.chapter != parsed->scope) {
+          continue;
+        }
+        const std::string_view target_name =
+            std::string_view(pair.target).substr(pair.chapter.size() + 1);
+        const bool hit =
+            !parsed->name || *parsed->name == target_name || (!exact && *parsed->name == pair.pair);
+        if (hit) {
+          selected[i] = true;
+          matched = true;
+          if (parsed->name && *parsed->name == pair.pair)
+            pair_targets.push_back(pair.target);
+        }
+      }
+      if (!matched) {
+        if (!report)
+          throw TargetError("");
+        throw_unknown(target, parsed->name ? parsed->scope + ":" + *parsed->name : parsed->scope,
+                      catalog);
+      }
+      // chNN:<name> naming both a pair and one of its targets selects the whole pair: say so, and
+      // how to select the one target alone.
+      const std::string one = parsed->scope + ":" + parsed->name.value_or("");
+      if (notes != nullptr && !exact && pair_targets.size() > 1 &&
+          std::find(pair_targets.begin(), pair_targets.end(), one) != pair_targets.end()) {
+        notes->push_back(fmt_pair_note(one, pair_targets));
+      }
+    } catch (const TargetError& error) {
+      if (report) {
+        problems.push_back(error.what());
+      } else {
+        ++unreported;
       }
     }
-    if (!matched) {
-      throw_unknown(target, parsed->name ? parsed->scope + ":" + *parsed->name : parsed->scope,
-                    catalog);
+  }
+  if (!problems.empty()) {
+    std::string message = problems.front();
+    for (std::size_t i = 1; i < problems.size(); ++i) {
+      message += "\nerror: " + problems[i];
     }
+    if (unreported > 0) {
+      message += "\nerror: ... and " + std::to_string(unreported) + " more wrong target" +
+                 (unreported == 1 ? "" : "s") + " (" +
+                 std::to_string(problems.size() + unreported) + " in all)";
+    }
+    throw TargetError(message);
   }
   std::vector<PairInfo> selection;
   for (std::size_t i = 0; i < catalog.size(); ++i) {

@@ -46,10 +46,20 @@ class TargetError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Selects pairs for the given target strings, in catalog order, without duplicates. An empty
-// list selects every pair. Throws TargetError for a malformed or unknown target.
+// Selects pairs for the given target arguments (each one target or a comma-separated list), in
+// catalog order, without duplicates. An empty list selects every pair. `chNN:<name>` selects the
+// pair <name> (all its optimized variants) or the target <name>; `=chNN:<name>` selects exactly
+// the target <name>. Throws TargetError naming every malformed or unknown target (the first ten
+// with suggestions, one per line, the rest counted). `notes`, when given, receives a line for each
+// name that selected a whole pair where a target of the same name exists, saying how to select
+// that target alone.
 std::vector<PairInfo> select_pairs(const std::vector<PairInfo>& catalog,
-                                   const std::vector<std::string>& targets);
+                                   const std::vector<std::string>& arguments,
+                                   std::vector<std::string>* notes = nullptr);
+
+// The targets of `-t` arguments: each argument split at commas. Throws TargetError for an empty
+// item ("ch07,,ch03", ","); a lone empty argument is passed through for select_pairs to refuse.
+std::vector<std::string> split_target_arguments(const std::vector<std::string>& arguments);
 
 // Up to `limit` known names closest to `unknown` by edit distance (chapters and targets).
 std::vector<std::string> closest_names(const std::string& unknown,

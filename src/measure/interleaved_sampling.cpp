@@ -23,16 +23,18 @@ void take_sample(SampleSource& source, SampledVariant& variant) {
 
 InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& optimized,
                                       const MeasurementSettings& settings,
-                                      const WallClock& seconds_since_start) {
+                                      const WallClock& seconds_since_start,
+                                      const RoundObserver& after_round) {
   InterleavedSeries series =
-      sample_interleaved({&baseline, &optimized}, settings, seconds_since_start);
+      sample_interleaved({&baseline, &optimized}, settings, seconds_since_start, after_round);
   return InterleavedSamples{std::move(series.samples[0]), std::move(series.samples[1]),
                             series.wall_s};
 }
 
 InterleavedSeries sample_interleaved(const std::vector<SampleSource*>& sources,
                                      const MeasurementSettings& settings,
-                                     const WallClock& seconds_since_start) {
+                                     const WallClock& seconds_since_start,
+                                     const RoundObserver& after_round) {
   InterleavedSeries series;
   series.samples.reserve(sources.size());
   for (std::size_t i = 0; i < sources.size(); ++i)
@@ -50,6 +52,8 @@ InterleavedSeries sample_interleaved(const std::vector<SampleSource*>& sources,
     const double t = seconds_since_start();
     for (std::size_t i = 0; i < sources.size(); ++i)
       done[i] = done[i] || series.samples[i].criterion.should_stop(t);
+    if (after_round)
+      after_round(series, t);
   }
   series.wall_s = seconds_since_start();
   return series;

@@ -53,13 +53,6 @@ struct InterleavedSamples {
 // Seconds since sampling began; read after every round (baseline and optimized once each).
 using WallClock = std::function<double()>;
 
-// Samples both variants in rounds until both criteria (made from `settings`) say stop: in even
-// rounds the baseline samples first, in odd rounds the optimized variant; a variant that has
-// stopped is skipped. Exceptions from a source propagate.
-InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& optimized,
-                                      const MeasurementSettings& settings,
-                                      const WallClock& seconds_since_start);
-
 // The same loop over any number of sources (a pair's baseline and optimized variant, and its
 // library reference as a third): even rounds take one sample of each source in the given order,
 // odd rounds in the reverse order, so each neighbour goes first as often as second; a source whose
@@ -69,9 +62,24 @@ struct InterleavedSeries {
   std::vector<SampledVariant> samples;
   double wall_s = 0;
 };
+
+// Called after every round with the samples so far and the wall clock's reading: where sampling
+// stands, for progress displays (measure/sampling_progress.hpp). Must not take samples.
+using RoundObserver = std::function<void(const InterleavedSeries&, double seconds_since_start)>;
+
+// Samples both variants in rounds until both criteria (made from `settings`) say stop: in even
+// rounds the baseline samples first, in odd rounds the optimized variant; a variant that has
+// stopped is skipped. Exceptions from a source propagate. `after_round`, when set, sees every
+// round.
+InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& optimized,
+                                      const MeasurementSettings& settings,
+                                      const WallClock& seconds_since_start,
+                                      const RoundObserver& after_round = nullptr);
+
 InterleavedSeries sample_interleaved(const std::vector<SampleSource*>& sources,
                                      const MeasurementSettings& settings,
-                                     const WallClock& seconds_since_start);
+                                     const WallClock& seconds_since_start,
+                                     const RoundObserver& after_round = nullptr);
 
 // A WallClock on the steady clock, starting now.
 WallClock steady_wall_clock();

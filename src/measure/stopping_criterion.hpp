@@ -41,6 +41,12 @@ public:
   // stddev / mean of the samples so far (sample stddev, n - 1); 0 with fewer than two samples.
   double noise() const;
 
+  // What progress displays show against the rule: the settings it stops by, the summed sample
+  // time so far, and whether the minimums (samples and sample time) are met.
+  const MeasurementSettings& settings() const { return settings_; }
+  double summed_seconds() const { return summed_seconds_; }
+  bool minimums_met() const;
+
 private:
   // The noise has plateaued when, over this many consecutive additions after the minimums, it
   // moved by less than kPlateauRelativeChange of its mean: more samples would only shrink it
@@ -49,7 +55,6 @@ private:
   static constexpr double kPlateauRelativeChange = 0.01;
 
   bool fixed() const { return settings_.fixed_samples > 0; }
-  bool minimums_met() const;
   bool noise_below_target() const;
   bool noise_plateaued() const;
   bool time_limit_reached(double wall_elapsed_seconds) const;

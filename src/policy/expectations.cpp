@@ -113,7 +113,8 @@ ExpectationEntry entry_from_json(const ObjectFields& fields) {
 std::map<std::string, ExpectationEntry> expectations_from_json(const json& value,
                                                                const std::string& file_stem) {
   const ObjectFields fields(value, "");
-  const long long version = fields.integer("schema_version", INT_MIN, INT_MAX);
+  const long long version =
+      fields.schema_version(kExpectationsSchemaVersion, kExpectationsSchemaVersion);
   if (version != kExpectationsSchemaVersion) {
     throw JsonFieldError(fmt::format(
         "schema_version {} is not supported: this build of aisp reads expectations schema version "
@@ -392,7 +393,7 @@ std::map<std::string, ExpectationEntry> load_expectations(const std::filesystem:
   json value;
   try {
     value = json::parse(text.str());
-  } catch (const json::parse_error& parse_error) {
+  } catch (const json::exception& parse_error) {  // parse_error, or out_of_range for 1e400
     throw std::runtime_error(fmt::format("{}: not valid JSON ({}); {}", file.string(),
                                          json_fields::describe_parse_error(parse_error),
                                          restore_hint));

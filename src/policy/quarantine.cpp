@@ -119,7 +119,8 @@ nlohmann::json quarantine_to_json(const QuarantineFile& file) {
 QuarantineFile quarantine_from_json(const nlohmann::json& value) {
   try {
     const ObjectFields fields(value, "");
-    const long long version = fields.integer("schema_version", INT_MIN, INT_MAX);
+    const long long version =
+        fields.schema_version(kQuarantineSchemaVersion, kQuarantineSchemaVersion);
     if (version != kQuarantineSchemaVersion) {
       throw ResultsFormatError(fmt::format(
           "schema_version {} is not supported: this build of aisp reads quarantine files of "
@@ -150,7 +151,7 @@ QuarantineFile load_quarantine_file(const std::filesystem::path& file) {
   json value;
   try {
     value = json::parse(text.str());
-  } catch (const json::parse_error& error) {
+  } catch (const json::exception& error) {  // parse_error, or out_of_range for 1e400
     throw ResultsFormatError(fmt::format("{}: not valid JSON ({}); the file is damaged or was not "
                                          "written by aisp",
                                          file.string(), json_fields::describe_parse_error(error)));

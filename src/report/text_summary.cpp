@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -130,7 +132,22 @@ std::string render_text_summary(const RunResults& results) {
 
   std::vector<std::vector<std::string>> rows;
   rows.reserve(results.pairs.size());
+  // Skips are one row per reason, after the pairs that ran: on a machine without a GPU every GPU
+  // pair has the same reason, and 29 copies of it would bury the lines that matter. Which pairs
+  // were skipped stays in results.json and summary.md.
+  std::vector<std::pair<std::string, std::vector<std::string>>> skips;  // reason -> targets
   for (const PairResult& pair : results.pairs) {
+    if (pair.status == PairStatus::skipped) {
+      const std::string reason = outcome_with_log(pair, kMaxTableNoteChars);
+      auto same = std::find_if(skips.begin(), skips.end(),
+                               [&](const auto& skip) { return skip.first == reason; });
+      if (same == skips.end()) {
+        skips.emplace_back(reason, std::vector<std::string>{});
+        same = std::prev(skips.end());
+      }
+      same->second.push_back(pair.target);
+      continue;
+    }
     const bool speedup_shown = rf::shows_speedup(pair);
     std::string note;
     if (pair.status != PairStatus::passed) {
@@ -157,6 +174,16 @@ std::string render_text_summary(const RunResults& results) {
     if (error_column)
       row.push_back(precision_format::precision_cell(pair));
     row.push_back(std::move(note));
+    rows.push_back(std::move(row));
+  }
+
+  for (const auto& [reason, targets] : skips) {
+    const std::string who =
+        targets.size() == 1 ? targets.front() : fmt::format("{} pairs", targets.size());
+    std::vector<std::string> row(columns.size(), std::string(rf::kAbsent));
+    row.front() = std::string(rf::status_label(PairStatus::skipped));
+    row[1] = who;
+    row.back() = reason;
     rows.push_back(std::move(row));
   }
 

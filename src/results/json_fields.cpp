@@ -82,11 +82,15 @@ std::string describe_value(const nlohmann::json& value) {
   }
 }
 
-std::string describe_parse_error(const nlohmann::json::parse_error& error) {
+std::string describe_parse_error(const nlohmann::json::exception& error) {
   const std::string_view message = error.what();
   const std::size_t prefix_end = message.find("] ");
-  return std::string(prefix_end == std::string_view::npos ? message
-                                                          : message.substr(prefix_end + 2));
+  std::string text(prefix_end == std::string_view::npos ? message : message.substr(prefix_end + 2));
+  constexpr int kNumberOverflow = 406;  // out_of_range.406: "number overflow parsing '1e400'"
+  if (error.id == kNumberOverflow) {
+    text += ", a number beyond the range of a double";
+  }
+  return text;
 }
 
 void fail(std::string_view path, std::string_view expected, const nlohmann::json& got) {
@@ -208,6 +212,19 @@ std::optional<long long> ObjectFields::optional_integer(std::string_view key, lo
 
 ObjectFields ObjectFields::object(std::string_view key) const {
   return ObjectFields(required(key, "an object"), path_of(key));
+}
+
+long long ObjectFields::schema_version(long long oldest, long long newest) const {
+  const std::string expected =
+      oldest == newest ? fmt::format("the integer {} (this build reads version {})", newest, newest)
+                       : fmt::format("the integer {} (this build reads versions {} to {})", newest,
+                                     oldest, newest);
+  const nlohmann::json& value = required("schema_version", expected);
+  if (!value.is_number_integer()) {
+    fail(path_of("schema_version"), expected, value);
+  }
+  return read_integer(value, path_of("schema_version"), std::numeric_limits<int>::min(),
+                      std::numeric_limits<int>::max());
 }
 
 const nlohmann::json& ObjectFields::array(std::string_view key) const {

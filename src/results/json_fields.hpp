@@ -30,8 +30,10 @@ std::string element_path(std::string_view parent, std::size_t index);
 std::string describe_value(const nlohmann::json& value);
 
 // A parse error without nlohmann's "[json.exception.parse_error.101] " prefix:
-// "parse error at line 3, column 5: syntax error while parsing value - ...".
-std::string describe_parse_error(const nlohmann::json::parse_error& error);
+// "parse error at line 3, column 5: syntax error while parsing value - ...". Also the parser's
+// other exception, a number beyond double range: "number overflow parsing '1e400', a number beyond
+// the range of a double".
+std::string describe_parse_error(const nlohmann::json::exception& error);
 
 [[noreturn]] void fail(std::string_view path, std::string_view expected, const nlohmann::json& got);
 
@@ -69,6 +71,10 @@ class ObjectFields {
                                             long long max) const;
   ObjectFields object(std::string_view key) const;
   const nlohmann::json& array(std::string_view key) const;
+  // The file's "schema_version": an integer, else JsonFieldError "schema_version: expected the
+  // integer <newest> (this build reads versions <oldest> to <newest>), got a string "2"". Whether
+  // the integer is a readable version is the caller's to say.
+  long long schema_version(long long oldest, long long newest) const;
 
  private:
   const nlohmann::json& object_;

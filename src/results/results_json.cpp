@@ -490,6 +490,16 @@ bool is_readable_version(long long version) {
   return version >= kOldestReadableResultsSchemaVersion && version <= kResultsSchemaVersion;
 }
 
+// The version of a results file or line, which this build must read; throws otherwise.
+long long read_schema_version(const json_fields::ObjectFields& fields) {
+  const long long version =
+      fields.schema_version(kOldestReadableResultsSchemaVersion, kResultsSchemaVersion);
+  if (!is_readable_version(version)) {
+    throw ResultsFormatError(unsupported_version_message(version));
+  }
+  return version;
+}
+
 std::string read_text_file(const std::filesystem::path& file, std::string_view what_to_pass) {
   std::ifstream stream(file, std::ios::binary);
   if (!stream) {
@@ -601,11 +611,7 @@ RunResults run_results_from_json(const nlohmann::json& value) {
           "or it was cut short)",
           kResultsSchemaVersion));
     }
-    const long long schema_version =
-        json_fields::read_integer(*version, "schema_version", INT_MIN, INT_MAX);
-    if (!is_readable_version(schema_version)) {
-      throw ResultsFormatError(unsupported_version_message(schema_version));
-    }
+    const long long schema_version = read_schema_version(fields);
     RunResults results;
     results.schema_version = static_cast<int>(schema_version);
     results.run_id = fields.string("run_id");
@@ -638,7 +644,7 @@ RunResults load_run_results(const std::filesystem::path& results_json) {
   json value;
   try {
     value = json::parse(text);
-  } catch (const json::parse_error& error) {
+  } catch (const json::exception& error) {  // parse_error, or out_of_range for 1e400
     throw ResultsFormatError(fmt::format("{}: not valid JSON ({}); the file is damaged or was not "
                                          "written by aisp",
                                          results_json.string(),
@@ -677,7 +683,7 @@ std::vector<PairResult> load_json_lines(const std::filesystem::path& results_jso
     json value;
     try {
       value = json::parse(line);
-    } catch (const json::parse_error& error) {
+    } catch (const json::exception& error) {  // parse_error, or out_of_range for 1e400
       if (!has_newline) {
         break;  // the last write was cut short; everything before it is intact
       }
@@ -685,15 +691,8 @@ std::vector<PairResult> load_json_lines(const std::filesystem::path& results_jso
                                            json_fields::describe_parse_error(error)));
     }
     try {
-      if (value.is_object()) {
-        const auto version = value.find("schema_version");
-        if (version != value.end()) {
-          const long long schema_version =
-              json_fields::read_integer(*version, "schema_version", INT_MIN, INT_MAX);
-          if (!is_readable_version(schema_version)) {
-            throw ResultsFormatError(unsupported_version_message(schema_version));
-          }
-        }
+      if (value.is_object() && value.contains("schema_version")) {
+        read_schema_version(ObjectFields(value, ""));
       }
       results.push_back(pair_result_from_json(value));
     } catch (const JsonFieldError& error) {
@@ -718,9 +717,9 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view t
     ::unlink(temporary.c_str());
     const std::string directory =
         path.parent_path().empty() ? std::string(".") : path.parent_path().string();
-    throw std::runtime_error(fmt::format("cannot write {} ({} failed: {}); check that {} exists, "
-                                         "is writable and has free space",
-                                         path.string(), step, reason, directory));
+    throw FileWriteError(fmt::format("cannot write {} ({} failed: {}); check that {} exists, "
+                                     "is writable and has free space",
+                                     path.string(), step, reason, directory));
   };
 
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -28,6 +28,13 @@ class ResultsFormatError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A file aisp must write and cannot: a directory that is a file, read-only or full. what() names
+// the file, the step that failed and the system's reason. Not a bug: the CLI exits 1 with it.
+class FileWriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 nlohmann::json to_json(const PairResult& result);
 // Throws ResultsFormatError. Keys this build does not know are ignored.
 PairResult pair_result_from_json(const nlohmann::json& value);
@@ -53,7 +60,7 @@ std::vector<PairResult> load_json_lines(const std::filesystem::path& results_jso
 
 // Writes `text` to a hidden temporary file in the same directory, flushes it to disk and renames
 // it over `path`, so readers (and a Ctrl-C) see either the old file or the new one, never half of
-// one. Throws std::runtime_error naming the file when it cannot be written.
+// one. Throws FileWriteError naming the file when it cannot be written.
 void write_file_atomically(const std::filesystem::path& path, std::string_view text);
 
 // write_file_atomically of `value` pretty-printed: 2-space indent, trailing newline, invalid

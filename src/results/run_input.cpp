@@ -48,7 +48,7 @@ nlohmann::json read_manifest(const fs::path& run_dir, std::vector<std::string>& 
     }
     warnings.push_back(fmt::format("{}: expected a JSON object, got {}; going on without it",
                                    path.string(), json_fields::describe_value(manifest)));
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {  // parse_error, or out_of_range for 1e400
     warnings.push_back(fmt::format("{}: not valid JSON ({}); going on without it", path.string(),
                                    json_fields::describe_parse_error(error)));
   }

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <random>
 #include <stdexcept>
+#include <system_error>
 
 #include "report/csv_export.hpp"
 #include "report/markdown_summary.hpp"
@@ -39,12 +41,13 @@ RunDirectory::RunDirectory(const std::filesystem::path& artifacts_dir, const std
   std::error_code error;
   std::filesystem::create_directories(path_ / artifacts::kLogsDir, error);
   if (error)
-    throw std::runtime_error(fmt::format("cannot create the run directory {}: {}; choose another "
-                                         "place with --artifacts-dir",
-                                         path_.string(), error.message()));
+    throw FileWriteError(fmt::format("cannot create the run directory {}: {}; choose another "
+                                     "place with --artifacts-dir, or make it writable",
+                                     path_.string(), error.message()));
   jsonl_.open(path_ / "results.jsonl", std::ios::app);
   if (!jsonl_)
-    throw std::runtime_error(fmt::format("cannot open {}", (path_ / "results.jsonl").string()));
+    throw FileWriteError(fmt::format("cannot open {}: {}", (path_ / "results.jsonl").string(),
+                                     std::generic_category().message(errno)));
 }
 
 std::string RunDirectory::log_name(const std::string& target) const {
@@ -61,8 +64,16 @@ void RunDirectory::write_manifest(const nlohmann::json& manifest) {
 }
 
 void RunDirectory::append_result(const PairResult& result) {
+  errno = 0;
   jsonl_ << to_json_line(result) << '\n';
   jsonl_.flush();
+  if (!jsonl_)
+    throw FileWriteError(fmt::format("cannot write {}: {}; check that {} is writable and has free "
+                                     "space",
+                                     (path_ / "results.jsonl").string(),
+                                     errno != 0 ? std::generic_category().message(errno)
+                                                : std::string("write failed"),
+                                     path_.string()));
 }
 
 void RunDirectory::write_quarantine(const QuarantineFile& quarantine) {

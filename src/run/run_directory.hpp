@@ -17,7 +17,8 @@ namespace aisp {
 
 class RunDirectory {
  public:
-  // Creates <artifacts_dir>/runs/<run_id>/ and logs/; throws with the path when it cannot.
+  // Creates <artifacts_dir>/runs/<run_id>/ and logs/. Every method throws FileWriteError
+  // (results/results_json.hpp) naming the file when it cannot be written.
   RunDirectory(const std::filesystem::path& artifacts_dir, const std::string& run_id);
 
   const std::filesystem::path& path() const { return path_; }

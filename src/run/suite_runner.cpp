@@ -3,19 +3,16 @@
 #include "run/suite_runner.hpp"
 
 #include <fmt/format.h>
-#include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
-#include <optional>
-#include <iostream>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 
 #include "policy/expectations.hpp"
 #include "policy/quarantine.hpp"
@@ -23,40 +20,20 @@
 #include "report/marks_format.hpp"
 #include "report/precision_format.hpp"
 #include "report/profile_format.hpp"
+#include "report/report_format.hpp"
 #include "report/text_summary.hpp"
 #include "results/artifacts_layout.hpp"
 #include "results/results_json.hpp"
+#include "run/progress_display.hpp"
+#include "run/run_console.hpp"
 #include "run/run_directory.hpp"
+#include "run/run_signals.hpp"
 #include "system/system_info.hpp"
 #include "worker/worker_process.hpp"
 #include "worker/worker_request.hpp"
 
 namespace aisp {
 namespace {
-
-std::atomic<bool> g_interrupted{false};  // set from the signal handler only
-
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
-
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    struct sigaction action {};
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, &old_int_);
-    sigaction(SIGTERM, &action, &old_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction old_int_ {}, old_term_ {};
-};
 
 std::string self_executable(const char* argv0) {
   std::error_code error;
@@ -88,7 +65,9 @@ PairResult result_without_report(const PairInfo& pair, const WorkerOutcome& outc
   const std::string context = tail.empty() ? "" : fmt::format("; log: {}", tail);
   if (outcome.interrupted) {
     r.status = PairStatus::interrupted;
-    r.reason = fmt::format("interrupted during phase '{}'", outcome.last_phase);
+    r.reason =
+        fmt::format("interrupted ({}) during phase '{}'",
+                    interrupt_signal_name(InterruptSignals::signal_number()), outcome.last_phase);
   } else if (outcome.timed_out) {
     r.status = PairStatus::timed_out;
     r.reason = fmt::format("no result after {:g} s (phase '{}'); a hang, or a pair slower than the "
@@ -106,38 +85,47 @@ PairResult result_without_report(const PairInfo& pair, const WorkerOutcome& outc
   return r;
 }
 
-// Progress on a terminal: one status line rewritten in place. In a pipe: nothing until a pair
-// finishes, then one line.
-class Progress {
- public:
-  Progress(std::FILE* out, std::size_t total) : out_(out), total_(total), tty_(isatty(fileno(out))) {}
-  void begin(std::size_t index, const std::string& target) {
-    index_ = index;
-    target_ = target;
-    started_ = std::chrono::steady_clock::now();
-    show("start");
-  }
-  void show(const std::string& phase) {
-    if (!tty_) return;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    fmt::print(out_, "\r\033[K[{}/{}] {}  {}  {:.1f} s", index_ + 1, total_, target_, phase, elapsed);
-    std::fflush(out_);
-  }
-  void finish(const PairResult& result) {
-    if (tty_) fmt::print(out_, "\r\033[K");
-    fmt::print(out_, "[{}/{}] {}\n", index_ + 1, total_, format_pair_line(result));
-    std::fflush(out_);
-  }
+// What the orchestrator saw of a worker, appended to the pair's log after the worker's own lines:
+// how it ended (a kill at the timeout or an interrupt leaves the worker no chance to say so), the
+// last phase and progress, and what became of its temporary directory.
+void append_to_log(const std::filesystem::path& log, const WorkerOutcome& outcome,
+                   const PairResult& result, double timeout_s) {
+  std::string how;
+  if (outcome.interrupted)
+    how = fmt::format("the run was interrupted ({}); the worker's process group was killed "
+                      "(SIGKILL)",
+                      interrupt_signal_name(InterruptSignals::signal_number()));
+  else if (outcome.timed_out)
+    how = fmt::format("no result after {:g} s (--timeout): the worker's process group was killed "
+                      "(SIGKILL)",
+                      timeout_s);
+  else if (outcome.signal != 0)
+    how = fmt::format("the worker was killed by signal {} ({})", outcome.signal,
+                      strsignal(outcome.signal));
+  else
+    how = fmt::format("the worker exited with code {}{}", outcome.exit_code,
+                      outcome.has_result ? "" : " without sending a result");
+  std::ofstream out(log, std::ios::app);
+  out << fmt::format("--- orchestrator, after {:.3f} s: {}\n", outcome.wall_seconds, how);
+  out << fmt::format("--- last phase: {}{}\n", outcome.last_phase,
+                     outcome.last_progress.empty() ? "" : " (" + outcome.last_progress + ")");
+  out << fmt::format("--- recorded: {}{}{}\n", pair_status_name(result.status),
+                     result.reason.empty() ? "" : ": ", result.reason);
+  if (!outcome.temp_dir_note.empty())
+    out << "--- " << outcome.temp_dir_note << "\n";
+}
 
- private:
-  std::FILE* out_;
-  std::size_t total_;
-  bool tty_;
-  std::size_t index_ = 0;
-  std::string target_;
-  std::chrono::steady_clock::time_point started_;
-};
+// The skip line of a pair whose reason an earlier pair of the run already printed is short: on a
+// machine without a GPU every GPU pair has the same reason, said once.
+std::string pair_line(const PairResult& result, std::set<std::string>& skip_reasons_shown) {
+  if (result.status == PairStatus::skipped && !result.reason.empty() &&
+      !skip_reasons_shown.insert(result.reason).second) {
+    const std::string reason = result.reason.substr(0, result.reason.find(':'));
+    return fmt::format("{} {}  {} (as above)", report_format::status_label(result.status),
+                       result.target, reason);
+  }
+  return format_pair_line(result);
+}
 
 nlohmann::json make_manifest(const RunRequest& request, const SystemInfo& system,
                              const std::string& run_id, const std::vector<PairInfo>& pairs) {
@@ -244,17 +232,17 @@ std::optional<CommittedExpectations> load_committed_expectations(const RunReques
 // (mixed provenance, a dirty tree): nothing is written then, and the message says why.
 bool write_expectations(const RunRequest& request, const RunResults& results,
                         const std::vector<PairInfo>& pairs, const SystemInfo& system,
-                        std::FILE* out) {
+                        RunConsole& out, RunConsole& err) {
   try {
     const int written =
         update_expectations(results, expectation_dirs(request, pairs), hardware_key(system),
                             run_provenance(results, system), update_options(request));
-    fmt::print(out, "expectations: {} entr{} written for hardware '{}'\n", written,
-               written == 1 ? "y" : "ies", hardware_key(system));
+    out.print(fmt::format("expectations: {} entr{} written for hardware '{}'\n", written,
+                          written == 1 ? "y" : "ies", hardware_key(system)));
     return true;
   } catch (const ExpectationsRefused& refused) {
-    fmt::print(stderr, "error: {}\nexpectations: nothing written; the run's results are kept\n",
-               refused.what());
+    err.print(fmt::format("error: {}\nexpectations: nothing written; the run's results are kept\n",
+                          refused.what()));
     return false;
   }
 }
@@ -262,6 +250,14 @@ bool write_expectations(const RunRequest& request, const RunResults& results,
 }  // namespace
 
 int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, const char* argv0) {
+  // From here on Ctrl-C, SIGTERM, SIGHUP and another process's SIGPIPE stop the run with a valid
+  // partial run directory, and a closed stdout or stderr stops only the printing.
+  const InterruptSignals signals;
+  const std::atomic<bool>& interrupt = InterruptSignals::flag();
+  RunConsole err(STDERR_FILENO);
+  RunConsole out_console(request.format == OutputFormat::json ? STDERR_FILENO : STDOUT_FILENO);
+  RunConsole& out = request.format == OutputFormat::json ? err : out_console;
+
   const SystemInfo system = collect_system_info();
   RunResults results;
   results.run_id = make_run_id();
@@ -283,22 +279,28 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
                                  ? std::string("unknown")
                                  : system.git_commit + (system.git_dirty ? "-dirty" : "");
 
-  std::FILE* out = request.format == OutputFormat::json ? stderr : stdout;
-  fmt::print(out, "aisp: {} pair(s) on {}; results in {}\n", pairs.size(),
-             system.gpus.empty() ? std::string("no GPU (") + system.gpu_probe_error + ")"
-                                 : system.gpus.front().name,
-             directory.path().string());
+  out.print(fmt::format("aisp: {} pair(s) on {}; results in {}\n", pairs.size(),
+                        system.gpus.empty()
+                            ? "this machine without a GPU (" + system.gpu_probe_error +
+                                  "): CPU-only pairs run, GPU pairs are skipped"
+                            : system.gpus.front().name,
+                        directory.path().string()));
   if (pairs.empty())
-    fmt::print(out, "aisp: nothing selected; `aisp bench list-targets` shows what there is\n");
+    out.print("aisp: nothing selected; `aisp bench list-targets` shows what there is\n");
 
-  const InterruptGuard guard;
-  g_interrupted.store(false);
-  Progress progress(out, pairs.size());
+  ProgressDisplay progress(ProgressOutput{[&out](std::string_view text) { out.print(text); },
+                                          out.is_terminal(), out.width()},
+                           pairs.size(), steady_seconds());
+  WorkerEvents events;
+  events.on_phase = [&](const std::string& phase) { progress.phase(phase); };
+  events.on_progress = [&](const std::string& detail) { progress.detail(detail); };
+  events.on_wait = [&] { progress.tick(); };
   const std::string self = self_executable(argv0);
   const auto peaks = std::filesystem::absolute(artifacts::peaks_dir(request.artifacts_dir));
   // --profile: an Nsight Compute pass per pair after its timed measurement (docs/profiling.md).
   const PairProfiler profiler(request.profile, self, request.measurement);
-  if (profiler.enabled()) fmt::print(out, "aisp: {}\n", profiler.describe());
+  if (profiler.enabled())
+    out.print(fmt::format("aisp: {}\n", profiler.describe()));
 
   std::optional<CommittedExpectations> expectations;
   std::string expectations_error;
@@ -307,11 +309,12 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
       expectations = load_committed_expectations(request, pairs, hardware_key(system));
     } catch (const std::runtime_error& error) {  // a damaged expectations file: keep the run
       expectations_error = error.what();
-      fmt::print(stderr, "warning: not compared with expectations: {}\n", expectations_error);
+      err.print(fmt::format("warning: not compared with expectations: {}\n", expectations_error));
     }
   }
 
-  for (std::size_t i = 0; i < pairs.size() && !g_interrupted.load(); ++i) {
+  std::set<std::string> skip_reasons_shown;
+  for (std::size_t i = 0; i < pairs.size() && !interrupt.load(); ++i) {
     const PairInfo& pair = pairs[i];
     progress.begin(i, pair.target);
     WorkerRequest worker;
@@ -323,26 +326,28 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
     launch.argv = worker_argv(self, worker);
     launch.log_file = directory.log_path(pair.target);
     launch.timeout = std::chrono::duration<double>(request.measurement.pair_timeout_s);
-    const WorkerOutcome outcome = run_worker_process(
-        launch, g_interrupted, [&](const std::string& phase) { progress.show(phase); });
+    const WorkerOutcome outcome = run_worker_process(launch, interrupt, events);
     PairResult result = outcome.has_result
                             ? outcome.result
                             : result_without_report(pair, outcome, launch.log_file,
                                                     request.measurement.pair_timeout_s);
     result.log_file = directory.log_name(pair.target);
-    if (profiler.enabled() && !g_interrupted.load())
-      result.profile = profiler.profile(pair, result, directory.path(), g_interrupted,
-                                        [&](const std::string& phase) { progress.show(phase); });
-    progress.finish(result);
+    append_to_log(launch.log_file, outcome, result, request.measurement.pair_timeout_s);
+    if (profiler.enabled() && !interrupt.load())
+      result.profile = profiler.profile(pair, result, directory.path(), interrupt,
+                                        [&](const std::string& phase) { progress.phase(phase); });
+    progress.line(
+        fmt::format("[{}/{}] {}", i + 1, pairs.size(), pair_line(result, skip_reasons_shown)));
     if (const std::string marks = marks_format::format_marks_line(result); !marks.empty())
-      fmt::print(out, "      {} {}\n", result.target, marks);
+      progress.line(fmt::format("      {} {}", result.target, marks));
     if (const std::string precision = precision_format::format_precision_line(result);
         !precision.empty())
-      fmt::print(out, "      {} {}\n", result.target, precision);
+      progress.line(fmt::format("      {} {}", result.target, precision));
     if (result.profile)
-      fmt::print(out, "      {} {}\n", result.target,
-                 profile_format::format_profile_line(*result.profile));
-    if (request.verify_only) fmt::print(out, "{}", format_check_lines(result.verification));
+      progress.line(fmt::format("      {} {}", result.target,
+                                profile_format::format_profile_line(*result.profile)));
+    if (request.verify_only)
+      out.print(format_check_lines(result.verification));
     if (belongs_in_quarantine(result, results.verify_phase)) {
       quarantine.entries.push_back(make_quarantine_entry(
           result, results.verify_phase, results.run_id, commit, utc_now_iso8601()));
@@ -354,7 +359,7 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
     directory.write_snapshot(results);
   }
 
-  const bool interrupted = g_interrupted.load();
+  const bool interrupted = interrupt.load();
   results.complete = !interrupted;
   results.finished_at = utc_now_iso8601();
   const bool expectations_compared = expectations.has_value();
@@ -362,20 +367,30 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
 
   bool expectations_refused = false;
   if (request.update_expectations && !interrupted)
-    expectations_refused = !write_expectations(request, results, pairs, system, out);
-  fmt::print(out, "\n{}\n", render_text_summary(results));
-  fmt::print(out, "results: {}\n", directory.path().string());
+    expectations_refused = !write_expectations(request, results, pairs, system, out, err);
+  out.print(fmt::format("\n{}\n", render_text_summary(results)));
+  out.print(fmt::format("results: {}\n", directory.path().string()));
   if (!quarantine.entries.empty())
-    fmt::print(out, "quarantine: {} pair(s) in {}; `{} bench quarantine-report {}` says why\n",
-               quarantine.entries.size(), (directory.path() / "quarantine.json").string(),
-               std::filesystem::path(argv0).filename().string(), directory.path().string());
-  if (request.format == OutputFormat::json) std::cout << to_json(results).dump(2) << std::endl;
+    out.print(
+        fmt::format("quarantine: {} pair(s) in {}; `{} bench quarantine-report {}` says why\n",
+                    quarantine.entries.size(), (directory.path() / "quarantine.json").string(),
+                    std::filesystem::path(argv0).filename().string(), directory.path().string()));
+  if (request.format == OutputFormat::json) {
+    RunConsole json_out(STDOUT_FILENO);
+    json_out.print(to_json(results).dump(2) + "\n");
+  }
 
   if (interrupted) {
-    fmt::print(stderr, "aisp: interrupted; the run directory holds the {} pair(s) finished\n",
-               results.pairs.size());
-    return 130;
+    const int signal_number = InterruptSignals::signal_number();
+    err.print(fmt::format("aisp: interrupted ({}); the run directory holds the {} pair(s) "
+                          "finished\n",
+                          interrupt_signal_name(signal_number), results.pairs.size()));
+    return 128 + signal_number;
   }
+  if (out.closed())
+    err.print(fmt::format("aisp: the output was closed during the run; every pair was still "
+                          "measured: {}\n",
+                          directory.path().string()));
   for (const auto& r : results.pairs)
     if (r.status != PairStatus::passed && r.status != PairStatus::skipped) return 1;
   if (expectations_refused) return 2;
@@ -384,18 +399,19 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
     for (const auto& r : results.pairs)
       if (r.expectation && r.expectation->verdict == "regression") ++regressions;
     if (regressions > 0) {
-      fmt::print(stderr, "aisp: {} pair(s) regressed against the expectations for '{}'; exit 1 "
-                 "(--fail-on-regression)\n", regressions, hardware_key(system));
+      err.print(fmt::format("aisp: {} pair(s) regressed against the expectations for '{}'; exit 1 "
+                            "(--fail-on-regression)\n",
+                            regressions, hardware_key(system)));
       return 1;
     }
     if (!expectations_error.empty()) {
-      fmt::print(stderr, "aisp: the expectations could not be read; exit 1 "
-                 "(--fail-on-regression)\n");
+      err.print("aisp: the expectations could not be read; exit 1 (--fail-on-regression)\n");
       return 1;
     }
     if (!expectations_compared)
-      fmt::print(stderr, "note: --fail-on-regression: no expectations file for '{}' in the run's "
-                 "chapters, nothing to compare with\n", hardware_key(system));
+      err.print(fmt::format("note: --fail-on-regression: no expectations file for '{}' in the "
+                            "run's chapters, nothing to compare with\n",
+                            hardware_key(system)));
   }
   return 0;
 }

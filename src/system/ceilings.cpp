@@ -98,7 +98,7 @@ std::optional<nlohmann::json> read_peaks_file(const std::filesystem::path& file)
           file.string()));
     }
     return document;
-  } catch (const nlohmann::json::parse_error& parse_error) {
+  } catch (const nlohmann::json::exception& parse_error) {  // or out_of_range for 1e400
     throw std::runtime_error(
         fmt::format("{} is not valid JSON ({}): fix it, or delete it and rerun `aisp bench peak`",
                     file.string(), parse_error.what()));

@@ -7,19 +7,35 @@
 
 namespace aisp {
 
+std::string describe_gpu_unavailable(const char* call, cudaError_t error) {
+  int driver_version = 0;
+  if (cudaDriverGetVersion(&driver_version) != cudaSuccess) driver_version = 0;
+  cudaGetLastError();
+  if (error == cudaErrorInsufficientDriver && driver_version == 0)
+    return "no NVIDIA driver or GPU found (libcuda.so.1 is not installed)";
+  if (error == cudaErrorNoDevice)
+    return "no NVIDIA GPU visible (the driver sees none: check nvidia-smi and "
+           "CUDA_VISIBLE_DEVICES)";
+  if (error == cudaErrorInsufficientDriver)
+    return fmt::format("the NVIDIA driver supports CUDA {}.{} but this binary needs {}.{}: update "
+                       "the driver",
+                       driver_version / 1000, driver_version % 1000 / 10, CUDART_VERSION / 1000,
+                       CUDART_VERSION % 1000 / 10);
+  return fmt::format("{}: {} ({})", call, cudaGetErrorString(error), cudaGetErrorName(error));
+}
+
 DeviceSnapshot probe_device(int device) {
   DeviceSnapshot s;
   s.device = device;
   const cudaError_t count_status = cudaGetDeviceCount(&s.device_count);
   if (count_status != cudaSuccess) {
     s.device_count = 0;
-    s.error = fmt::format("cudaGetDeviceCount: {} ({})", cudaGetErrorString(count_status),
-                          cudaGetErrorName(count_status));
     cudaGetLastError();
+    s.error = describe_gpu_unavailable("cudaGetDeviceCount", count_status);
     return s;
   }
   if (s.device_count == 0) {
-    s.error = "no CUDA device is visible (CUDA_VISIBLE_DEVICES may hide them)";
+    s.error = describe_gpu_unavailable("cudaGetDeviceCount", cudaErrorNoDevice);
     return s;
   }
   if (device >= s.device_count) {

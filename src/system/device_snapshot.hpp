@@ -2,6 +2,8 @@
 // are met. An unmet requirement is a skip with a reason that says what is missing.
 #pragma once
 
+#include <cuda_runtime_api.h>
+
 #include <optional>
 #include <string>
 
@@ -21,6 +23,13 @@ struct DeviceSnapshot {
 };
 
 DeviceSnapshot probe_device(int device);
+
+// Why `call` (cudaGetDeviceCount, cudaGetDeviceProperties, ...) found no usable GPU, in the words a
+// user acts on: "no NVIDIA driver or GPU found" where no driver is installed (the runtime reports
+// that as an insufficient driver, which would send the user looking for a driver update), "no
+// NVIDIA GPU visible (...)" where the driver sees none, the driver's and the binary's CUDA
+// versions where the driver is too old, else the call and CUDA's own message.
+std::string describe_gpu_unavailable(const char* call, cudaError_t error);
 
 // nullopt when every requirement holds; otherwise the skip reason.
 std::optional<std::string> unmet_requirement(const Requirements& requirements,

@@ -21,6 +21,7 @@
 #include <fmt/ranges.h>  // fmt::join lives here from fmt 11 on
 #include <nlohmann/json.hpp>
 
+#include "system/device_snapshot.hpp"
 #include "system/nvml_probe.hpp"
 #include "system/shell_words.hpp"
 
@@ -47,25 +48,6 @@ std::optional<std::string> read_first_line(const std::filesystem::path& path) {
   return trim(line);
 }
 
-// "cudaGetDeviceCount: no CUDA-capable device is detected (cudaErrorNoDevice)", plus what to do.
-std::string describe_cuda_error(const char* call, cudaError_t error, int driver_version) {
-  std::string text =
-      fmt::format("{}: {} ({})", call, cudaGetErrorString(error), cudaGetErrorName(error));
-  if (error == cudaErrorNoDevice) {
-    text += "; no GPU is visible to this process: check nvidia-smi and CUDA_VISIBLE_DEVICES. "
-            "CPU-only pairs still run";
-  } else if (error == cudaErrorInsufficientDriver && driver_version == 0) {
-    text += "; no NVIDIA driver was found (libcuda.so.1): install the driver to run GPU pairs. "
-            "CPU-only pairs still run";
-  } else if (error == cudaErrorInsufficientDriver) {
-    text += fmt::format("; the driver supports CUDA {}.{} but this binary needs {}.{}: update the "
-                        "NVIDIA driver",
-                        driver_version / 1000, driver_version % 1000 / 10, CUDART_VERSION / 1000,
-                        CUDART_VERSION % 1000 / 10);
-  }
-  return text;
-}
-
 std::string format_uuid(const cudaUUID_t& uuid) {
   std::string text = "GPU-";
   for (int i = 0; i < 16; ++i) {
@@ -81,23 +63,21 @@ void collect_gpus(SystemInfo& info, const NvmlProbe& nvml) {
   int count = 0;
   const cudaError_t count_status = cudaGetDeviceCount(&count);
   if (count_status != cudaSuccess) {
-    info.gpu_probe_error =
-        describe_cuda_error("cudaGetDeviceCount", count_status, info.cuda_driver_api_version);
     cudaGetLastError();  // clear it, so later CUDA calls in this process do not report it
+    info.gpu_probe_error = describe_gpu_unavailable("cudaGetDeviceCount", count_status);
     return;
   }
   if (count == 0) {
-    info.gpu_probe_error = "cudaGetDeviceCount: 0 devices; check nvidia-smi and "
-                           "CUDA_VISIBLE_DEVICES. CPU-only pairs still run";
+    info.gpu_probe_error = describe_gpu_unavailable("cudaGetDeviceCount", cudaErrorNoDevice);
     return;
   }
   for (int device = 0; device < count; ++device) {
     cudaDeviceProp prop{};
     const cudaError_t status = cudaGetDeviceProperties(&prop, device);
     if (status != cudaSuccess) {
-      info.gpu_probe_error +=
-          (info.gpu_probe_error.empty() ? "" : "; ") + fmt::format("device {}: ", device) +
-          describe_cuda_error("cudaGetDeviceProperties", status, info.cuda_driver_api_version);
+      info.gpu_probe_error += (info.gpu_probe_error.empty() ? "" : "; ") +
+                              fmt::format("device {}: ", device) +
+                              describe_gpu_unavailable("cudaGetDeviceProperties", status);
       cudaGetLastError();
       continue;
     }

@@ -15,6 +15,7 @@
 #include "measure/l2_flusher.hpp"
 #include "measure/nvtx_ranges.hpp"
 #include "measure/roofline.hpp"
+#include "measure/sampling_progress.hpp"
 #include "measure/statistics.hpp"
 #include "measure/timing_method_choice.hpp"
 #include "measure/variant_timer.hpp"
@@ -26,6 +27,7 @@
 #include "system/system_info.hpp"
 #include "verify/pair_verifier.hpp"
 #include "worker/library_reference.hpp"
+#include "worker/worker_log.hpp"
 
 namespace aisp {
 namespace {
@@ -244,6 +246,33 @@ void check_timing_threads(std::vector<CheckOutcome>& checks,
                                   fmt::join(seen, "; "))});
 }
 
+// Reports where sampling stands: to the orchestrator's display a few times a second, to the log
+// every few seconds (a hang or a slow pair then shows how far it got).
+class SamplingReporter {
+ public:
+  static constexpr double kDisplayIntervalSeconds = 0.5;
+  static constexpr double kLogIntervalSeconds = 5;
+
+  explicit SamplingReporter(const WorkerChannel& channel) : channel_(&channel) {}
+
+  void operator()(const InterleavedSeries& samples, double t) {
+    if (t - last_display_ < kDisplayIntervalSeconds)
+      return;
+    last_display_ = t;
+    const std::string progress = describe_sampling_progress(samples, t);
+    channel_->progress(progress);
+    if (t - last_log_ >= kLogIntervalSeconds) {
+      last_log_ = t;
+      worker_log::line("sampling: " + progress);
+    }
+  }
+
+ private:
+  const WorkerChannel* channel_;
+  double last_display_ = 0;
+  double last_log_ = 0;
+};
+
 }  // namespace
 
 void measure_pair(const PairInfo& pair, const WorkerRequest& request, const WorkerChannel& channel,
@@ -263,11 +292,17 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   const bool gpu = !requirements.cpu_only;
   if (gpu) {
     const DeviceSnapshot snapshot = probe_device(0);
+    if (snapshot.error.empty())
+      worker_log::line(fmt::format(
+          "GPU 0 of {}: {} (sm_{}), {:.1f} GiB free", snapshot.device_count, snapshot.name,
+          snapshot.compute_capability, static_cast<double>(snapshot.free_bytes) / (1u << 30)));
     if (auto reason = unmet_requirement(requirements, snapshot)) {
       result.status = PairStatus::skipped;
       result.reason = *reason;
       return;
     }
+  } else {
+    worker_log::line("a CPU-only pair: no CUDA call is made");
   }
 
   std::optional<CudaStream> stream;  // GPU pairs only: a CPU pair makes no CUDA call at all
@@ -322,9 +357,17 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
                         nvtx_label(pair.target, pair.baseline->stem));
   VariantTimer optimized(pair.optimized->factory, options, flusher.get(),
                          nvtx_label(pair.target, pair.optimized->stem));
+  if (gpu)
+    worker_log::line(fmt::format("calibrated launch overhead: {:.4f} ms", launch_overhead_ms));
   baseline.warm_up(settings);
   optimized.warm_up(settings);
   choose_timing_methods(baseline, optimized, settings);
+  for (const auto& [role, timer] :
+       {std::pair{"baseline", &baseline}, std::pair{"optimized", &optimized}})
+    worker_log::line(fmt::format("{} timed by {}, {} run{} per sample{}{}", role,
+                                 timing_method_name(timer->method()), timer->runs_per_sample(),
+                                 timer->runs_per_sample() == 1 ? "" : "s",
+                                 timer->method_note().empty() ? "" : "; ", timer->method_note()));
   // The pair's library reference, when a third variant: the third participant of the sampling.
   // Prepared on its own (its own timing method: it is a reference, not a partner in the pair's
   // comparison) and before the thread census, so its setup's threads are not counted against the
@@ -345,9 +388,13 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   TimedCallChecker checker(baseline, optimized, pair.baseline->factory, pair.optimized->factory,
                            options, draw_secret_seed());
   std::vector<SampleSource*> sources{&baseline, &checker.optimized_source()};
-  if (reference && reference->timer() != nullptr)
+  if (reference && reference->timer() != nullptr) {
     sources.push_back(reference->timer());
-  InterleavedSeries samples = sample_interleaved(sources, settings, steady_wall_clock());
+    worker_log::line(fmt::format("library reference {} sampled beside the pair",
+                                 library.reference->stem));
+  }
+  InterleavedSeries samples = sample_interleaved(sources, settings, steady_wall_clock(),
+                                                 SamplingReporter(channel));
   if (gpu) result.gpu_after = nvml.read_state(bus);
   {
     // Traces only after the samples: CUPTI is loaded in no process that is still timing.

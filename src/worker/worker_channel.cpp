@@ -4,11 +4,19 @@
 
 #include <cerrno>
 
+#include "worker/worker_log.hpp"
 #include "worker/worker_protocol.hpp"
 
 namespace aisp {
 
-void WorkerChannel::phase(const std::string& name) const { write_line(worker_phase_line(name)); }
+void WorkerChannel::phase(const std::string& name) const {
+  worker_log::phase(name);
+  write_line(worker_phase_line(name));
+}
+
+void WorkerChannel::progress(const std::string& detail) const {
+  write_line(worker_progress_line(detail));
+}
 
 void WorkerChannel::result(const PairResult& result) const {
   write_line(worker_result_line(result));

@@ -1,5 +1,6 @@
 // The worker's end of the protocol (worker/worker_protocol.hpp): writes each line whole to the
-// descriptor the orchestrator passed down (--out-fd).
+// descriptor the orchestrator passed down (--out-fd). Phases also go to the pair's log
+// (worker/worker_log.hpp).
 #pragma once
 
 #include <string>
@@ -12,6 +13,7 @@ class WorkerChannel {
  public:
   explicit WorkerChannel(int fd) : fd_(fd) {}
   void phase(const std::string& name) const;
+  void progress(const std::string& detail) const;
   void result(const PairResult& result) const;
 
  private:

@@ -8,40 +8,54 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
+#include "results/results_json.hpp"
 #include "worker/worker_protocol.hpp"
 #include "worker/worker_request.hpp"
 
 namespace aisp {
 namespace {
 
-[[noreturn]] void exec_worker(const WorkerLaunch& launch, int log_fd, int protocol_fd) {
+namespace fs = std::filesystem;
+
+[[noreturn]] void exec_worker(const WorkerLaunch& launch, int log_fd) {
   setpgid(0, 0);
   dup2(log_fd, STDOUT_FILENO);
   dup2(log_fd, STDERR_FILENO);
   // The protocol descriptor number is passed on the command line (--out-fd), already in argv.
-  (void)protocol_fd;
-  for (const auto& [key, value] : launch.environment) setenv(key.c_str(), value.c_str(), 1);
+  for (const auto& [key, value] : launch.environment)
+    setenv(key.c_str(), value.c_str(), 1);
+  // The orchestrator ignores a SIGPIPE its own writes raise; the worker starts with the default.
+  signal(SIGPIPE, SIG_DFL);
   std::vector<char*> args;
-  for (const auto& a : launch.argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const auto& a : launch.argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   execv(args[0], args.data());
-  const std::string message = fmt::format("aisp: cannot start the worker {}: {}\n", launch.argv[0],
-                                          std::strerror(errno));
+  const std::string message =
+      fmt::format("aisp: cannot start the worker {}: {}\n", launch.argv[0], std::strerror(errno));
   (void)!write(STDERR_FILENO, message.data(), message.size());
   _exit(127);
 }
 
-void handle_line(const std::string& line, WorkerOutcome& outcome,
-                 const std::function<void(const std::string&)>& on_phase) {
+void handle_line(const std::string& line, WorkerOutcome& outcome, const WorkerEvents& events) {
   WorkerMessage message = read_worker_line(line);
   switch (message.kind) {
   case WorkerMessage::Kind::phase:
     outcome.last_phase = std::move(message.phase);
-    if (on_phase) on_phase(outcome.last_phase);
+    outcome.last_progress.clear();
+    if (events.on_phase)
+      events.on_phase(outcome.last_phase);
+    break;
+  case WorkerMessage::Kind::progress:
+    outcome.last_progress = std::move(message.detail);
+    if (events.on_progress)
+      events.on_progress(outcome.last_progress);
     break;
   case WorkerMessage::Kind::result:
     outcome.result = std::move(message.result);
@@ -52,34 +66,116 @@ void handle_line(const std::string& line, WorkerOutcome& outcome,
   }
 }
 
+// The worker's private temporary directory: made before it starts, removed after it ended.
+class PrivateTempDir {
+ public:
+  PrivateTempDir() {
+    std::error_code error;
+    const fs::path parent = fs::temp_directory_path(error);
+    if (error) {
+      note_ = fmt::format("no private temporary directory ({}); the worker uses the system's",
+                          error.message());
+      return;
+    }
+    std::string pattern = (parent / "aisp-worker-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      note_ = fmt::format("no private temporary directory (cannot create one in {}: {}); the "
+                          "worker uses {}",
+                          parent.string(), std::strerror(errno), parent.string());
+      return;
+    }
+    path_ = pattern;
+  }
+  ~PrivateTempDir() { remove(); }
+  PrivateTempDir(const PrivateTempDir&) = delete;
+  PrivateTempDir& operator=(const PrivateTempDir&) = delete;
+
+  const std::optional<fs::path>& path() const { return path_; }
+
+  // Removes the directory and everything in it; returns what happened, for the pair's log.
+  std::string remove() {
+    if (!path_)
+      return note_;
+    std::uintmax_t bytes = 0;
+    std::error_code error;
+    for (auto it = fs::recursive_directory_iterator(*path_, error);
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+      std::error_code size_error;
+      if (it->is_regular_file(size_error)) {
+        const std::uintmax_t size = it->file_size(size_error);
+        if (!size_error)
+          bytes += size;
+      }
+    }
+    error.clear();
+    fs::remove_all(*path_, error);
+    const std::string removed_path = path_->string();
+    path_.reset();
+    if (error)
+      return note_ = fmt::format("could not remove the worker's temporary directory {}: {}",
+                                 removed_path, error.message());
+    return note_ = bytes == 0 ? fmt::format("removed the worker's temporary directory {} (empty)",
+                                            removed_path)
+                              : fmt::format("removed the worker's temporary directory {} ({:.1f} "
+                                            "MiB left in it)",
+                                            removed_path, static_cast<double>(bytes) / (1 << 20));
+  }
+
+ private:
+  std::optional<fs::path> path_;
+  std::string note_;
+};
+
 }  // namespace
 
 WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<bool>& interrupt,
                                  const std::function<void(const std::string&)>& on_phase) {
+  WorkerEvents events;
+  events.on_phase = on_phase;
+  return run_worker_process(launch, interrupt, events);
+}
+
+WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<bool>& interrupt,
+                                 const WorkerEvents& events) {
   WorkerOutcome outcome;
+  const auto started = std::chrono::steady_clock::now();
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0)
     throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
   const int log_fd = open(launch.log_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (log_fd < 0)
-    throw std::runtime_error(
-        fmt::format("cannot open the worker log {}: {}", launch.log_file.string(), std::strerror(errno)));
+  if (log_fd < 0) {
+    const int error = errno;
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    throw FileWriteError(fmt::format("cannot open the worker log {}: {}", launch.log_file.string(),
+                                     std::strerror(error)));
+  }
+
+  PrivateTempDir temp_dir;
+  WorkerLaunch with_temp_dir = launch;
+  if (temp_dir.path())
+    with_temp_dir.environment.emplace_back("TMPDIR", temp_dir.path()->string());
 
   // The worker writes protocol lines to a fixed descriptor number, named in its argv
   // (worker_argv: --out-fd kWorkerProtocolFd).
-  WorkerLaunch with_fd = launch;
   const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error(fmt::format("fork: {}", std::strerror(errno)));
+  if (pid < 0) {
+    const int error = errno;
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    close(log_fd);
+    throw std::runtime_error(fmt::format("fork: {}", std::strerror(error)));
+  }
   if (pid == 0) {
     dup2(pipe_fds[1], kWorkerProtocolFd);  // dup2 clears FD_CLOEXEC on the new descriptor
-    exec_worker(with_fd, log_fd, kWorkerProtocolFd);
+    exec_worker(with_temp_dir, log_fd);
   }
   setpgid(pid, pid);
   close(pipe_fds[1]);
   close(log_fd);
 
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(launch.timeout);
+  const auto deadline =
+      started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(launch.timeout);
   std::string buffer;
   bool open_pipe = true;
   while (open_pipe) {
@@ -93,28 +189,39 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
     }
     pollfd fd{pipe_fds[0], POLLIN, 0};
     const int ready = poll(&fd, 1, 100);
-    if (ready < 0 && errno != EINTR) break;
-    if (ready <= 0) continue;
+    if (events.on_wait)
+      events.on_wait();
+    if (ready < 0 && errno != EINTR)
+      break;
+    if (ready <= 0)
+      continue;
     char chunk[65536];
     const ssize_t n = read(pipe_fds[0], chunk, sizeof(chunk));
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR)
+      continue;
     if (n <= 0) {
       open_pipe = false;
       break;
     }
     buffer.append(chunk, static_cast<std::size_t>(n));
     for (std::size_t newline; (newline = buffer.find('\n')) != std::string::npos;) {
-      handle_line(buffer.substr(0, newline), outcome, on_phase);
+      handle_line(buffer.substr(0, newline), outcome, events);
       buffer.erase(0, newline + 1);
     }
   }
   close(pipe_fds[0]);
-  if (outcome.timed_out || outcome.interrupted) kill(-pid, SIGKILL);
+  if (outcome.timed_out || outcome.interrupted)
+    kill(-pid, SIGKILL);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (WIFEXITED(status)) outcome.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
+  if (WIFEXITED(status))
+    outcome.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status))
+    outcome.signal = WTERMSIG(status);
+  outcome.temp_dir_note = temp_dir.remove();
+  outcome.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return outcome;
 }
 

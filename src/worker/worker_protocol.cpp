@@ -17,6 +17,10 @@ std::string worker_phase_line(const std::string& phase) {
   return dump_line(nlohmann::json{{"type", "phase"}, {"phase", phase}});
 }
 
+std::string worker_progress_line(const std::string& detail) {
+  return dump_line(nlohmann::json{{"type", "progress"}, {"detail", detail}});
+}
+
 std::string worker_result_line(const PairResult& result) {
   return dump_line(nlohmann::json{{"type", "result"}, {"result", to_json(result)}});
 }
@@ -32,10 +36,20 @@ WorkerMessage read_worker_line(std::string_view line) {
   if (!parsed.is_object()) {
     return message;
   }
-  const std::string type = parsed.value("type", "");
+  const auto type_field = parsed.find("type");
+  const std::string type = type_field != parsed.end() && type_field->is_string()
+                               ? type_field->get<std::string>()
+                               : std::string();
   if (type == "phase") {
     message.kind = WorkerMessage::Kind::phase;
-    message.phase = parsed.value("phase", "?");
+    const auto phase = parsed.find("phase");
+    message.phase = phase != parsed.end() && phase->is_string() ? phase->get<std::string>() : "?";
+  } else if (type == "progress") {
+    const auto detail = parsed.find("detail");
+    if (detail != parsed.end() && detail->is_string()) {
+      message.kind = WorkerMessage::Kind::progress;
+      message.detail = detail->get<std::string>();
+    }
   } else if (type == "result") {
     const auto found = parsed.find("result");
     if (found == parsed.end()) {

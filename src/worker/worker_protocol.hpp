@@ -1,5 +1,7 @@
 // The worker → orchestrator protocol: one JSON object per line on a pipe.
 //   {"type":"phase","phase":"verify"}   progress, so a hang or crash names the phase it hit
+//   {"type":"progress","detail":"..."}  where the phase stands (samples against the stopping
+//                                       rule), a few times a second at most, for the display
 //   {"type":"result","result":{...}}    the PairResult (docs/results-schema.md), last line
 // The worker writes lines with WorkerChannel (worker/worker_channel.hpp); the orchestrator reads
 // them with read_worker_line (worker/worker_process.cpp).
@@ -15,12 +17,14 @@ namespace aisp {
 // One line each, without the newline. Invalid UTF-8 in a string (a reason quoting a crash log) is
 // replaced, never thrown on.
 std::string worker_phase_line(const std::string& phase);
+std::string worker_progress_line(const std::string& detail);
 std::string worker_result_line(const PairResult& result);
 
 struct WorkerMessage {
-  enum class Kind { phase, result, other };
+  enum class Kind { phase, progress, result, other };
   Kind kind = Kind::other;  // other: not a protocol line (not JSON, or no known "type")
   std::string phase;        // kind == phase ("?" when the line names none)
+  std::string detail;       // kind == progress
   PairResult result;        // kind == result
 };
 

@@ -285,6 +285,68 @@ TEST_F(PairCatalogTest, ExactTargetSelectsOne) {
             (std::vector<std::string>{"labs/moe:topk_fused"}));
 }
 
+// ch07:transpose names both the pair (baseline_transpose) and one of its targets
+// (optimized_transpose): plain, it selects the pair; with '=' exactly the target, as it does for
+// every target the catalog holds.
+TEST_F(PairCatalogTest, EqualsSelectsExactlyOneTarget) {
+  EXPECT_EQ(targets_of(select_pairs(catalog, {"=ch07:transpose"})),
+            (std::vector<std::string>{"ch07:transpose"}));
+  EXPECT_EQ(targets_of(select_pairs(catalog, {"=ch7:transpose_tiled"})),
+            (std::vector<std::string>{"ch07:transpose_tiled"}));
+  EXPECT_EQ(targets_of(select_pairs(catalog, {"=labs/moe:topk_fused"})),
+            (std::vector<std::string>{"labs/moe:topk_fused"}));
+  for (const PairInfo& pair : catalog) {
+    EXPECT_EQ(targets_of(select_pairs(catalog, {"=" + pair.target})),
+              (std::vector<std::string>{pair.target}));
+  }
+  // A pair's name that is no target's is unknown in the exact form.
+  EXPECT_TRUE(contains(target_error(catalog, "=labs/moe:topk"), "unknown target '=labs/moe:topk'"));
+  EXPECT_TRUE(contains(target_error(catalog, "=ch07"), "'=' selects exactly one target"));
+  EXPECT_TRUE(contains(target_error(catalog, "="), "malformed target '='"));
+}
+
+TEST_F(PairCatalogTest, APairNameThatIsAlsoATargetGetsANote) {
+  std::vector<std::string> notes;
+  select_pairs(catalog, {"ch07:transpose"}, &notes);
+  ASSERT_EQ(notes.size(), 1U);
+  EXPECT_TRUE(contains(notes[0], "ch07:transpose names a pair: it selects 2 targets")) << notes[0];
+  EXPECT_TRUE(contains(notes[0], "-t =ch07:transpose selects that one target alone")) << notes[0];
+  notes.clear();
+  select_pairs(catalog, {"=ch07:transpose", "ch07:transpose_tiled", "ch07"}, &notes);
+  EXPECT_TRUE(notes.empty()) << notes.front();
+}
+
+TEST_F(PairCatalogTest, CommasSeparateTargetsAndAnEmptyItemIsRefused) {
+  EXPECT_EQ(targets_of(select_pairs(catalog, {"ch10,=ch07:transpose"})),
+            (std::vector<std::string>{"ch07:transpose", "ch10:gemm_wgmma"}));
+  for (const std::string list : {",", "ch07,,ch10", "ch07,", ",ch07"}) {
+    const std::string message = target_error(catalog, list);
+    EXPECT_TRUE(contains(message, "malformed target list '" + list + "'")) << message;
+    EXPECT_TRUE(contains(message, "empty target")) << message;
+  }
+  EXPECT_TRUE(contains(target_error(catalog, ""), "malformed target ''"));
+}
+
+TEST_F(PairCatalogTest, EveryWrongTargetIsNamedTheFirstTenInFull) {
+  std::vector<std::string> many;
+  for (int i = 0; i < 5000; ++i)
+    many.push_back("ch07:nothing_" + std::to_string(i));
+  many.push_back("ch07");
+  std::string message;
+  try {
+    select_pairs(catalog, many);
+  } catch (const TargetError& error) {
+    message = error.what();
+  }
+  EXPECT_TRUE(contains(message, "unknown target 'ch07:nothing_0'")) << message;
+  EXPECT_TRUE(contains(message, "\nerror: unknown target 'ch07:nothing_9'")) << message;
+  EXPECT_FALSE(contains(message, "'ch07:nothing_10'")) << message;
+  EXPECT_TRUE(contains(message, "... and 4990 more wrong targets (5000 in all)")) << message;
+  const std::string two = target_error(catalog, "ch07:nope,ch10:nah");
+  EXPECT_TRUE(contains(two, "unknown target 'ch07:nope'")) << two;
+  EXPECT_TRUE(contains(two, "\nerror: unknown target 'ch10:nah'")) << two;
+}
+
 TEST_F(PairCatalogTest, LabSelectsItsPairs) {
   EXPECT_EQ(targets_of(select_pairs(catalog, {"labs/moe"})),
             (std::vector<std::string>{"labs/moe:topk_fused"}));

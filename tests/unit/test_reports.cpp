@@ -323,6 +323,32 @@ SKIP    ch18:fp8_gemm                 —          —  —                   �
   EXPECT_EQ(render_text_summary(small_run()), expected);
 }
 
+// A machine without a GPU skips every GPU pair for one reason: the table says it once, with the
+// number of pairs, after the pairs that ran; another reason gets its own row.
+TEST(TextSummary, SkipsAreOneRowPerReason) {
+  RunResults results;
+  const std::string no_gpu = "needs a GPU: no NVIDIA driver or GPU found";
+  for (const char* target : {"ch01:a", "ch03:b", "ch07:c"}) {
+    PairResult skipped = fp8_skipped();
+    skipped.target = target;
+    skipped.reason = no_gpu;
+    results.pairs.push_back(skipped);
+  }
+  results.pairs.push_back(transpose_passed());
+  results.pairs.push_back(fp8_skipped());
+  const std::string text = render_text_summary(results);
+  EXPECT_NE(text.find("SKIP    3 pairs "), std::string::npos) << text;
+  EXPECT_EQ(text.find("ch01:a"), std::string::npos) << text;
+  const std::size_t passed = text.find("PASS    ch07:transpose_padded");
+  const std::size_t grouped = text.find(no_gpu);
+  ASSERT_NE(passed, std::string::npos) << text;
+  ASSERT_NE(grouped, std::string::npos) << text;
+  EXPECT_LT(passed, grouped) << text;
+  EXPECT_EQ(text.find(no_gpu, grouped + 1), std::string::npos) << text;
+  EXPECT_NE(text.find("SKIP    ch18:fp8_gemm"), std::string::npos) << text;
+  EXPECT_NE(text.find("5 pairs: 1 passed, 0 failed, 4 skipped"), std::string::npos) << text;
+}
+
 TEST(TextSummary, CountsSayWhenTheRunWasInterrupted) {
   RunResults results;
   results.complete = false;

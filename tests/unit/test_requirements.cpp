@@ -44,9 +44,30 @@ TEST(Requirements, CpuPairsNeedNothing) {
 
 TEST(Requirements, NoGpuIsASkipWithTheProbesReason) {
   DeviceSnapshot none;
-  none.error = "no CUDA device is visible (CUDA_VISIBLE_DEVICES may hide them)";
+  none.error = "no NVIDIA driver or GPU found (libcuda.so.1 is not installed)";
   EXPECT_EQ(reason(Requirements{}, none),
-            "needs a GPU: no CUDA device is visible (CUDA_VISIBLE_DEVICES may hide them)");
+            "needs a GPU: no NVIDIA driver or GPU found (libcuda.so.1 is not installed)");
+}
+
+// The reasons a user reads when no GPU is usable say what is missing, not how CUDA words it: a
+// machine without a driver is not one with an old driver (the runtime reports both the same way).
+TEST(Requirements, NoGpuReasonsSayWhatIsMissing) {
+  EXPECT_EQ(describe_gpu_unavailable("cudaGetDeviceCount", cudaErrorNoDevice),
+            "no NVIDIA GPU visible (the driver sees none: check nvidia-smi and "
+            "CUDA_VISIBLE_DEVICES)");
+  int driver = 0;
+  const bool no_driver = cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0;
+  const std::string insufficient =
+      describe_gpu_unavailable("cudaGetDeviceCount", cudaErrorInsufficientDriver);
+  if (no_driver) {
+    EXPECT_EQ(insufficient, "no NVIDIA driver or GPU found (libcuda.so.1 is not installed)");
+  } else {
+    EXPECT_NE(insufficient.find("but this binary needs"), std::string::npos) << insufficient;
+  }
+  const std::string other =
+      describe_gpu_unavailable("cudaGetDeviceCount", cudaErrorDevicesUnavailable);
+  EXPECT_NE(other.find("cudaGetDeviceCount: "), std::string::npos) << other;
+  EXPECT_NE(other.find("cudaErrorDevicesUnavailable"), std::string::npos) << other;
 }
 
 TEST(Requirements, TooFewGpusSaysHowManyAreNeeded) {

@@ -94,7 +94,7 @@ TEST(SystemInfoDeathTest, NoVisibleGpuIsReportedNotFatal) {
         std::cerr << "probe error: " << info.gpu_probe_error << "\n";
         std::exit(info.gpus.empty() && !info.gpu_probe_error.empty() ? 0 : 1);
       },
-      ::testing::ExitedWithCode(0), "probe error: cudaGetDeviceCount: ");
+      ::testing::ExitedWithCode(0), "probe error: no NVIDIA ");
 }
 
 TEST(SystemInfo, JsonHasEveryField) {

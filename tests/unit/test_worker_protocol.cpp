@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -93,6 +95,15 @@ TEST(WorkerProtocol, ChannelLinesReadBackThroughAPipe) {
   EXPECT_EQ(to_json(result.result), to_json(sent));
 }
 
+TEST(WorkerProtocol, ProgressLinesCarryTheirDetail) {
+  const std::string line = worker_progress_line("baseline 57 samples, noise 0.84%");
+  const WorkerMessage message = read_worker_line(line);
+  EXPECT_EQ(message.kind, WorkerMessage::Kind::progress);
+  EXPECT_EQ(message.detail, "baseline 57 samples, noise 0.84%");
+  EXPECT_EQ(read_worker_line(R"({"type": 5})").kind, WorkerMessage::Kind::other);
+  EXPECT_EQ(read_worker_line(R"({"type": "phase", "phase": 5})").phase, "?");
+}
+
 TEST(WorkerProtocol, InvalidUtf8InAReasonIsReplacedNotThrown) {
   PairResult crashed = sample_result();
   crashed.status = PairStatus::failed;
@@ -158,6 +169,44 @@ TEST(WorkerProtocol, AWorkerThatDiesBeforeItsResultHasNone) {
   EXPECT_FALSE(outcome.has_result);
   EXPECT_EQ(outcome.last_phase, "timing");
   EXPECT_EQ(outcome.signal, SIGSEGV);
+}
+
+// Each worker gets a private TMPDIR, removed when the worker has ended, even when the worker was
+// killed mid-write. Here the run is interrupted as soon as the worker says it wrote its scratch.
+TEST(WorkerProtocol, TheWorkersTemporaryDirectoryIsRemovedHoweverItEnds) {
+  const ScopedTempDir dir("worker_protocol_tmpdir");
+  const std::string fd = std::to_string(kWorkerProtocolFd);
+  WorkerLaunch launch;
+  launch.argv = {"/bin/sh", "-c",
+                 "echo \"$TMPDIR\"; mkdir \"$TMPDIR/aisp-scratch-x\" && "
+                 "head -c 1048576 /dev/zero > \"$TMPDIR/aisp-scratch-x/file\" && printf '%s\\n' " +
+                     shell_quote(worker_phase_line("scratch written")) + " >&" + fd +
+                     "; printf '%s\\n' " + shell_quote(worker_progress_line("waiting")) + " >&" +
+                     fd + "; sleep 60"};
+  launch.log_file = dir.path() / "worker.log";
+  launch.timeout = std::chrono::duration<double>(120);
+  std::atomic<bool> interrupt{false};
+  std::vector<std::string> progress;
+  WorkerEvents events;
+  events.on_progress = [&](const std::string& detail) {
+    progress.push_back(detail);
+    interrupt.store(true);
+  };
+  const WorkerOutcome outcome = run_worker_process(launch, interrupt, events);
+  EXPECT_TRUE(outcome.interrupted);
+  EXPECT_EQ(outcome.signal, SIGKILL);
+  EXPECT_EQ(outcome.last_phase, "scratch written");
+  EXPECT_EQ(outcome.last_progress, "waiting");
+  EXPECT_EQ(progress, std::vector<std::string>{"waiting"});
+  std::string tmpdir = test::read_file(launch.log_file);
+  ASSERT_FALSE(tmpdir.empty());
+  tmpdir.pop_back();  // the newline
+  EXPECT_NE(tmpdir.find("aisp-worker-"), std::string::npos) << tmpdir;
+  EXPECT_FALSE(std::filesystem::exists(tmpdir)) << tmpdir << " was left behind";
+  EXPECT_NE(outcome.temp_dir_note.find("removed the worker's temporary directory " + tmpdir +
+                                       " (1.0 MiB left in it)"),
+            std::string::npos)
+      << outcome.temp_dir_note;
 }
 
 TEST(WorkerRequestArgv, CarriesEverySettingAndThePeaksDirectory) {
