@@ -12,8 +12,19 @@ mkdir -p "$OUT" "$work"
 stages=("${@:-all}")
 want() { for s in "${stages[@]}"; do [ "$s" = all ] || [ "$s" = "$1" ] && return 0; done; return 1; }
 export PATH=/usr/local/cuda/bin:$PATH
+# AISP_VISIT_BIN_DIR: a directory holding aisp and aisp_test_suite built elsewhere (a binary built
+# on the build machine runs there with the CUDA libraries on LD_LIBRARY_PATH; GPU.md): the build
+# stage is then skipped, and the test stage runs the GPU tests' scripts directly (ctest needs
+# the build tree). Saves the device the build's minutes.
+bin=${AISP_VISIT_BIN_DIR:-build-gpu}
+[ -n "${AISP_VISIT_BIN_DIR:-}" ] && export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+# AISP_VISIT_DEADLINE_S: seconds after which the chapter runs stop (the one running is cut off at
+# the deadline, the rest are skipped), so the tarball is still written inside the device tool's
+# per-call limit. Default: no deadline.
+visit_start=$(date +%s)
+seconds_left() { echo $(( ${AISP_VISIT_DEADLINE_S:-1000000} - ($(date +%s) - visit_start) )); }
 
-if want build; then
+if want build && [ -z "${AISP_VISIT_BIN_DIR:-}" ]; then
   nvidia-smi >"$work/nvidia-smi.txt" 2>&1
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
     >"$work/configure.log" 2>&1 || { tail -30 "$work/configure.log"; exit 1; }
@@ -22,7 +33,21 @@ if want build; then
   tail -1 "$work/build.log"
 fi
 
-if want test; then
+if want test && [ -n "${AISP_VISIT_BIN_DIR:-}" ]; then
+  # The GPU-labelled tests, one at a time, as ctest would run them (tests/CMakeLists.txt).
+  : >"$work/ctest.log"
+  for script in tests/gpu/test_*.sh; do
+    name=$(basename "$script" .sh)
+    case " ${AISP_VISIT_SKIP_TESTS:-test_gpu_pairs_verify} " in *" $name "*) continue ;; esac
+    start=$(date +%s)
+    timeout 600 bash "$script" "$bin/aisp" "$bin/aisp_test_suite" "$work/gpu_work/$name" \
+      >"$work/test-$name.log" 2>&1
+    code=$?
+    verdict=passed; [ $code = 77 ] && verdict=skipped; [ $code != 0 ] && [ $code != 77 ] && verdict="FAILED ($code)"
+    echo "gpu test $name: $verdict, $(( $(date +%s) - start )) s" | tee -a "$work/ctest.log"
+    [ "$verdict" = passed ] || tail -15 "$work/test-$name.log"
+  done
+elif want test; then
   # gpu.test_gpu_pairs_verify repeats what the bench stage's runs verify; skipped here to save
   # device time (run it alone with: ctest -R test_gpu_pairs_verify).
   ctest --test-dir build-gpu --output-on-failure -j 4 -E "test_gpu_pairs_verify|test_report_renders" \
@@ -42,7 +67,7 @@ if want peak; then
       --format=csv -lms 100 >"$work/peak-$run-clocks.csv" 2>&1 &
     sampler=$!
     CUBLASLT_LOG_MASK=9 CUBLASLT_LOG_FILE="$work/cublaslt.log" \
-      build-gpu/aisp bench peak --peaks-dir "$work/peaks" --json-file "$work/peak-$run.json" \
+      "$bin/aisp" bench peak --peaks-dir "$work/peaks" --json-file "$work/peak-$run.json" \
       >"$work/peak-$run.log" 2>&1
     echo "bench peak run $run: exit $?"
     kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null
@@ -51,12 +76,15 @@ if want peak; then
 fi
 
 if want bench; then
-  build-gpu/aisp system info >"$work/system-info.txt" 2>&1
+  "$bin/aisp" system info >"$work/system-info.txt" 2>&1
   for chapter in ${AISP_VISIT_CHAPTERS:-ch07 ch01}; do
+    left=$(seconds_left)
+    if [ "$left" -le 20 ]; then echo "run -t $chapter: skipped, the visit's deadline is reached"; continue; fi
     start=$(date +%s%N)
     # AISP_VISIT_RUN_FLAGS: extra flags for every chapter run (e.g. "--max-time 6" when a visit
     # must fit many chapters into its device time).
-    build-gpu/aisp bench run -t "$chapter" --artifacts-dir "$work/art" --update-expectations \
+    timeout --signal=INT --kill-after=10 "$left" \
+      "$bin/aisp" bench run -t "$chapter" --artifacts-dir "$work/art" --update-expectations \
       --timeout 120 ${AISP_VISIT_RUN_FLAGS:-} >"$work/run-$chapter.log" 2>&1
     code=$?
     echo "run -t $chapter: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
@@ -66,7 +94,7 @@ if want bench; then
   # Nsight Compute's metrics for the same chapters (docs/profiling.md): a run of its own, into its
   # own directory, so the timed runs above stay unprofiled and the crosscheck reads only them.
   [ -n "${exit_profile:-}" ] || { start=$(date +%s%N)
-  build-gpu/aisp bench run ${AISP_PROFILE_TARGETS:--t ch01 -t ch07} --profile ncu --artifacts-dir "$work/art-profile" \
+  "$bin/aisp" bench run ${AISP_PROFILE_TARGETS:--t ch01 -t ch07} --profile ncu --artifacts-dir "$work/art-profile" \
     --min-time 0.1 --max-time 3 --timeout 300 >"$work/run-profile.log" 2>&1
   code=$?
   echo "run -t ch01 -t ch07 --profile ncu: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
@@ -81,7 +109,7 @@ if want crosscheck; then
     set -- $spec
     ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum --csv \
       -k "regex:^$2" --launch-skip 4 --launch-count 30 \
-      build-gpu/aisp __worker --target "$1" --settings-json "$settings" --out-fd 3 \
+      "$bin/aisp" __worker --target "$1" --settings-json "$settings" --out-fd 3 \
       3>"$work/ncu-${2}.jsonl" >"$work/ncu-${2}.csv" 2>"$work/ncu-${2}.err"
     echo "ncu $1 exit $?"
   done
@@ -105,7 +133,7 @@ if want diagnose; then
     ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
       --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
       --section LaunchStats -k "regex:^$kernel" --launch-skip 3 --launch-count 1 \
-      build-gpu/aisp __worker --target "$target" --settings-json "$settings" --out-fd 3 \
+      "$bin/aisp" __worker --target "$target" --settings-json "$settings" --out-fd 3 \
       3>/dev/null >"$work/diagnose-$kernel.txt" 2>&1
     echo "ncu diagnose $kernel: exit $?"
   done

@@ -11,11 +11,14 @@
 #include <string>
 #include <vector>
 
+#include <aisp/benchmark.hpp>
+
 namespace aisp::ch14 {
 
-class NvrtcUnavailable : public std::runtime_error {
+// NVRTC is not installed here: a skip with this reason (aisp::Unavailable), not a failure.
+class NvrtcUnavailable : public aisp::Unavailable {
  public:
-  using std::runtime_error::runtime_error;
+  using aisp::Unavailable::Unavailable;
 };
 
 struct NvrtcCompileRequest {

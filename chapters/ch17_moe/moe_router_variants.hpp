@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "../common/moe_reference.hpp"
@@ -74,6 +75,10 @@ class MoeRouterProblem : public aisp::Benchmark {
   }
 
   std::vector<aisp::Tensor> outputs() const override { return {weights_, ids_, counts_}; }
+
+  std::optional<aisp::InputDomain> input_domain() const override {
+    return common::moe_logits_input_domain();
+  }
 
   // The weights (output 0) from the host router; the integer outputs are compared exactly.
   ReferenceFunction reference() const override {

@@ -94,7 +94,7 @@ const CudnnApi& cudnn_api() {
 const CudnnApi& require_cudnn() {
   const CudnnApi& api = cudnn_api();
   if (!api.error.empty())
-    throw std::runtime_error("cuDNN SDPA unavailable: " + api.error);
+    throw CudnnSdpaUnavailable("cuDNN SDPA unavailable: " + api.error);
   return api;
 }
 
@@ -391,7 +391,7 @@ CudnnSdpa::CudnnSdpa(const CudnnSdpaShape& shape, cudaStream_t stream)
       return;
     }
   }
-  throw std::runtime_error("cuDNN SDPA: no engine of " + cudnn_availability() +
+  throw CudnnSdpaUnavailable("cuDNN SDPA: no engine of " + cudnn_availability() +
                            " runs the fused attention graph for B " + std::to_string(shape.batch) +
                            ", H " + std::to_string(shape.heads) + ", S " +
                            std::to_string(shape.seq) + ", D " + std::to_string(shape.head_dim) +
@@ -446,7 +446,7 @@ bool cudnn_available() { return false; }
 
 struct CudnnSdpa::State {};
 CudnnSdpa::CudnnSdpa(const CudnnSdpaShape&, cudaStream_t) {
-  throw std::runtime_error("cuDNN SDPA unavailable: " + cudnn_availability());
+  throw CudnnSdpaUnavailable("cuDNN SDPA unavailable: " + cudnn_availability());
 }
 CudnnSdpa::~CudnnSdpa() = default;
 std::size_t CudnnSdpa::scratch_bytes() const { return 0; }

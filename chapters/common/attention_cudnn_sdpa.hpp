@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace aisp::attention {
@@ -43,6 +44,14 @@ struct CudnnSdpaShape {
 // A finalized SDPA execution plan for one shape, its handle bound to one stream. Q, K, V, O are
 // BF16 [B, H, S, D] contiguous. Construction throws std::runtime_error saying what failed (cuDNN
 // missing, no engine for the graph, ...) and what to do.
+// Thrown when this machine cannot run cuDNN's SDPA: no cuDNN 9 library to load, or no engine
+// of the installed cuDNN for the graph. The variant turns it into aisp::Unavailable (a skip with
+// this reason); any other failure stays an error.
+class CudnnSdpaUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class CudnnSdpa {
  public:
   CudnnSdpa(const CudnnSdpaShape& shape, cudaStream_t stream);

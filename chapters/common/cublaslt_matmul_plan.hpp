@@ -26,7 +26,20 @@
 #include <string>
 #include <utility>
 
+// Inside the suite the plan's "no algorithm" is aisp::Unavailable (the variant is skipped with
+// cuBLASLt's answer as the reason: this GPU or cuBLASLt cannot run the request); standalone probes
+// compiled without the harness's headers get a plain std::runtime_error.
+#if __has_include(<aisp/benchmark.hpp>)
+#include <aisp/benchmark.hpp>
+#endif
+
 namespace aisp::common {
+
+#if __has_include(<aisp/benchmark.hpp>)
+using CublasLtNoAlgorithm = aisp::Unavailable;
+#else
+using CublasLtNoAlgorithm = std::runtime_error;
+#endif
 
 // cuBLASLt's column-major view: D (m×n) = alpha · op(A) (m×k) · op(B) (k×n) + beta · C.
 struct CublasLtMatmulDescription {
@@ -121,7 +134,7 @@ class CublasLtMatmulPlan {
     cublasLtMatmulPreferenceDestroy(preference);
     check(status, "cublasLtMatmulAlgoGetHeuristic");
     if (found == 0)
-      throw std::runtime_error(
+      throw CublasLtNoAlgorithm(
           "cuBLASLt found no algorithm for a " + std::to_string(description_.m) + "x" +
           std::to_string(description_.n) + "x" + std::to_string(description_.k) +
           " matmul within " + std::to_string(workspace_limit_bytes) +

@@ -79,6 +79,16 @@ class MoeLayerProblem : public aisp::Benchmark {
 
   std::vector<aisp::Tensor> outputs() const override { return {y_}; }
 
+  std::optional<aisp::InputDomain> input_domain() const override {
+    return moe_logits_input_domain();
+  }
+
+  // An element of y costs its token's hidden activations (~10^8 multiply-adds); the reference
+  // keeps the last token's, so verification samples rows (tokens) and elements within them.
+  std::size_t reference_row_length() const override {
+    return static_cast<std::size_t>(s_.hidden);
+  }
+
   ReferenceFunction reference() const override {
     auto reference = std::make_shared<MoeReference>(s_);
     return [reference](const aisp::HostInputs& in, std::size_t, std::size_t index) {

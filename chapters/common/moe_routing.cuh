@@ -22,11 +22,24 @@
 
 #include <cuda_runtime_api.h>
 
+#include <aisp/benchmark.hpp>
+
 #include <cstddef>
 
 #include "moe_shape.hpp"
 
 namespace aisp::common {
+
+// The logits are a function of a uniform fill in (0, 1) (-log(-log u), plus the routing's
+// log-prior): verification's offset and wide-range inputs (docs/integrity.md, "Varied inputs")
+// would put u outside (0, 1), where the logarithm is not defined. Every MoE problem that routes
+// from these logits declares this domain.
+inline aisp::InputDomain moe_logits_input_domain() {
+  return aisp::InputDomain{
+      false, false,
+      "the routing logits are -log(-log u) of a uniform fill u in (0, 1): offset or wide-range "
+      "values of u are outside the logarithm's domain"};
+}
 
 // In place: `logits` holds values uniform in (0, 1) (a harness fill) and becomes
 // log(prior_e) − log(−log(u)) — Gumbel noise plus the routing's log-prior (moe_shape.hpp).

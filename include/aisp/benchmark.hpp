@@ -163,6 +163,12 @@ class Benchmark {
   using ReferenceFunction =
       std::function<double(const HostInputs& inputs, std::size_t output, std::size_t index)>;
   virtual ReferenceFunction reference() const { return {}; }
+  // Optional, with reference(): the length of a row of the outputs when the reference's cost is
+  // per row (a row of a layer's output shares one token's hidden activations: an MoE layer's
+  // element costs ~10^8 multiply-adds, its row-mates almost nothing once the reference keeps the
+  // row's state). Verification then samples random rows (64) and random elements in each (32),
+  // asking the reference row by row, instead of 2048 elements of 2048 rows. 0: elements at random.
+  virtual std::size_t reference_row_length() const { return 0; }
   virtual TimingMode timing_mode() const { return TimingMode::automatic; }
   virtual void teardown(Context& /*ctx*/) {}
   // The library this variant hands the pair's work to ("cuBLASLt", "cuDNN", "CUB", "NCCL"), when

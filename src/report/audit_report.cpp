@@ -13,7 +13,7 @@ namespace aisp {
 namespace {
 
 // Column titles of the text table, by check.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 11> kColumns{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 13> kColumns{{
     {"variants_present", "variants"},
     {"constructible", "construct"},
     {"requirements_consistent", "requirements"},
