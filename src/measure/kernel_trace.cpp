@@ -164,6 +164,9 @@ KernelTracer::KernelTracer() {
 KernelTracer::~KernelTracer() {
   if (active_)
     static_cast<void>(finish());
+  if (enabled_)
+    for (const CUpti_ActivityKind kind : kTracedKinds)
+      api.disable(kind);
   if (marker_ != nullptr)
     cudaFree(marker_);
   // The library stays loaded: CUPTI keeps callbacks registered for the life of the process.
@@ -172,6 +175,14 @@ KernelTracer::~KernelTracer() {
 void KernelTracer::begin() {
   if (!available_)
     return;
+  if (enabled_) {
+    // Records of work since the last trace (an L2 flush) are not this call's.
+    api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    const std::lock_guard<std::mutex> lock(collected_mutex);
+    collected.clear();
+    active_ = true;
+    return;
+  }
   {
     const std::lock_guard<std::mutex> lock(collected_mutex);
     collected.clear();
@@ -185,6 +196,7 @@ void KernelTracer::begin() {
       return;
     }
   }
+  enabled_ = true;
   active_ = true;
 }
 
@@ -208,8 +220,6 @@ KernelTrace KernelTracer::finish() {
     return trace;
   }
   active_ = false;
-  for (const CUpti_ActivityKind kind : kTracedKinds)
-    api.disable(kind);
   if (const CUptiResult result = api.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
       result != CUPTI_SUCCESS) {
     trace.not_traced = "CUPTI trace failed: cuptiActivityFlushAll: " + result_text(result);
@@ -242,6 +252,12 @@ KernelTrace KernelTracer::finish() {
     if (it == marker)
       continue;
     ++trace.operations;
+    if (it->stream != marker->stream) {
+      const double margin =
+          static_cast<double>(marker->start) - static_cast<double>(it->end);
+      trace.off_stream_margin_ns =
+          trace.off_stream_margin_ns ? std::min(*trace.off_stream_margin_ns, margin) : margin;
+    }
     if (it->end <= marker->start)
       continue;
     TracedOperation late;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ struct KernelTrace {
   std::size_t operations = 0;  // kernels, copies and memsets of run(), the marker excluded
   std::uint32_t end_stream = 0;
   std::vector<TracedOperation> after_end;  // ended after the marker started
+  // Of the operations on other streams than the end stream, how long before the marker's start
+  // the last one ended (ns; negative: after it). Unset when every operation ran on the end
+  // stream. Shows how close a side stream's work came to escaping the timed region.
+  std::optional<double> off_stream_margin_ns;
 };
 
 class KernelTracer {
@@ -59,6 +64,9 @@ class KernelTracer {
   void* marker_ = nullptr;  // 16 bytes of device memory
   std::uint32_t end_stream_ = 0;
   bool active_ = false;
+  // CUPTI's activity kinds stay enabled from the first begin() to the tracer's end: enabling them
+  // costs the next launches time, which would shift a traced call's timing.
+  bool enabled_ = false;
 };
 
 }  // namespace aisp

@@ -323,8 +323,12 @@ std::string TimedCallChecker::trace_outcome(const char* who, const KernelTrace& 
     return fmt::format("{}: not traced: {}", who, trace.not_traced);
   if (trace.after_end.empty())
     return fmt::format("{}: {} kernel(s), copies and memsets traced, every one ended before the "
-                       "run's end on ctx.stream (stream {})",
-                       who, trace.operations, trace.end_stream);
+                       "run's end on ctx.stream (stream {}){}",
+                       who, trace.operations, trace.end_stream,
+                       trace.off_stream_margin_ns
+                           ? fmt::format("; the last one on another stream {:.1f} us before it",
+                                         *trace.off_stream_margin_ns * 1e-3)
+                           : "");
   passed = false;
   std::vector<std::string> late;
   for (const TracedOperation& op : trace.after_end)
@@ -351,14 +355,28 @@ void TimedCallChecker::finish(std::vector<CheckOutcome>& checks, KernelTracer* t
                                e.what());
   }
   const bool traced = gpu && tracer != nullptr && tracer->available();
-  if (traced)
-    optimized_.trace_next_call(tracer);
-  optimized_.sample_untimed();
-  const KernelTrace optimized_trace = optimized_.take_trace();
-  if (traced)
-    baseline_.trace_next_call(tracer);
-  baseline_.sample_untimed();
-  const KernelTrace baseline_trace = baseline_.take_trace();
+  // Each variant is traced over two calls, CUPTI enabled once before the first (KernelTracer keeps
+  // it enabled): on the H200 one call traced right after enabling CUPTI did not show
+  // ch93:slack_stream's 30 us of unjoined side work as late, though the host-vs-event gap of its
+  // samples did (27 us); enabling costs the next launches time, which shifts a short call's
+  // timeline. Late work in either call fails the check; the second is reported unless only the
+  // first shows it.
+  const auto traced_call = [&](VariantTimer& timer) {
+    KernelTrace settle;
+    if (traced) {
+      timer.trace_next_call(tracer);
+      timer.sample_untimed();
+      settle = timer.take_trace();
+      timer.trace_next_call(tracer);
+    }
+    timer.sample_untimed();
+    KernelTrace trace = timer.take_trace();
+    if (trace.after_end.empty() && !settle.after_end.empty())
+      return settle;
+    return trace;
+  };
+  const KernelTrace optimized_trace = traced_call(optimized_);
+  const KernelTrace baseline_trace = traced_call(baseline_);
   const Comparison after = compare_outputs();
 
   std::string during;
