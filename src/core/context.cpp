@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <thread>
 
 #include "aisp/check.hpp"
@@ -209,10 +209,10 @@ void Context::fill_uniform(const Tensor& t, double lo, double hi) {
     const ScopedDevice on(t.device());  // the fill kernel runs where the tensor lives
     detail::fill_uniform_device(t.dtype(), t.data(), t.count(), key, lo, hi, stream(t.device()),
                                 distribution);
-  }
-  else
+  } else {
     detail::fill_uniform_host(t.dtype(), t.data(), t.count(), key, lo, hi, host_threads(),
                               distribution);
+  }
   FillRecord record;
   record.tensor = t.name();
   record.dtype = t.dtype();
@@ -233,9 +233,9 @@ void Context::fill_uniform_int(const Tensor& t, std::int64_t lo, std::int64_t hi
   if (t.memory() == Memory::device || t.memory() == Memory::managed) {
     const ScopedDevice on(t.device());
     detail::fill_int_device(t.dtype(), t.data(), t.count(), key, lo, hi, stream(t.device()));
-  }
-  else
+  } else {
     detail::fill_int_host(t.dtype(), t.data(), t.count(), key, lo, hi, host_threads());
+  }
   FillRecord record;
   record.tensor = t.name();
   record.dtype = t.dtype();

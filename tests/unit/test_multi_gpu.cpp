@@ -10,8 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "aisp/benchmark.hpp"
 #include "aisp/context.hpp"
+#include "aisp/nccl.hpp"
 #include "core/context_state.hpp"
+#include "core/nccl_library.hpp"
 #include "core/measurement_settings.hpp"
 #include "measure/timing_method_choice.hpp"
 #include "system/device_snapshot.hpp"
@@ -166,6 +169,35 @@ TEST(MultiGpuContext, RunDeviceCountFollowsTheStreams) {
   EXPECT_EQ(run_device_count(options), 1);
   options.device_streams = {nullptr, nullptr};  // handles are not touched by the count
   EXPECT_EQ(run_device_count(options), 2);
+}
+
+// The loader resolves every function aisp/nccl.hpp offers from libnccl.so.2 (a misspelt symbol
+// would make every NCCL variant a skip), or says why it cannot; a build without nccl.h says so.
+TEST(NcclLibrary, LoadsEveryFunctionOrSaysWhyNot) {
+  const std::string reason = detail::nccl_unavailable_reason();
+#if AISP_HAVE_NCCL
+  if (reason.empty()) {
+    const NcclFunctions& f = nccl_functions();
+    EXPECT_NE(f.AllReduce, nullptr);
+    EXPECT_NE(f.AllGather, nullptr);
+    EXPECT_NE(f.ReduceScatter, nullptr);
+    EXPECT_NE(f.Send, nullptr);
+    EXPECT_NE(f.Recv, nullptr);
+    EXPECT_NE(f.GroupStart, nullptr);
+    EXPECT_NE(f.GroupEnd, nullptr);
+    ASSERT_NE(f.GetErrorString, nullptr);
+    EXPECT_GT(f.version, 0);
+    EXPECT_STRNE(f.GetErrorString(ncclInvalidArgument), "");
+  } else {
+    EXPECT_TRUE(reason.find("libnccl.so.2") != std::string::npos ||
+                reason.find("lacks") != std::string::npos)
+        << reason;
+    EXPECT_THROW(static_cast<void>(nccl_functions()), Unavailable);
+  }
+#else
+  EXPECT_NE(reason.find("built without NCCL"), std::string::npos) << reason;
+  EXPECT_THROW(static_cast<void>(detail::create_nccl_communicators(2)), Unavailable);
+#endif
 }
 
 }  // namespace
