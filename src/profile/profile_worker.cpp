@@ -60,7 +60,9 @@ void profile_variant_samples(const std::string& target, const VariantInfo& varia
     options.device_streams = device_streams->handles();
     options.stream = options.device_streams.front();
   }
-  L2Flusher flusher(0, stream.get());
+  L2Flusher flusher(0, options.stream);
+  for (int d = 1; d < gpus.devices; ++d)
+    flusher.add_device(d, options.device_streams[static_cast<std::size_t>(d)]);
   VariantTimer timer(variant.factory, options, &flusher, nvtx_label(target, variant.stem));
   channel.phase("warmup");
   timer.prepare(settings);

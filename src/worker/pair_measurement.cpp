@@ -323,8 +323,7 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
     device_streams.emplace(gpus.devices);
     options.device_streams = device_streams->handles();
     options.stream = options.device_streams.front();
-    worker_log::line(fmt::format("runs on {} GPUs (devices 0..{}), one stream each; only GPU 0's "
-                                 "L2 is flushed before a sample",
+    worker_log::line(fmt::format("runs on {} GPUs (devices 0..{}), one stream each",
                                  gpus.devices, gpus.devices - 1));
   } else if (gpu) {
     stream.emplace();
@@ -370,6 +369,8 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   options.seed = settings.seed;
   std::unique_ptr<L2Flusher> flusher;
   if (gpu) flusher = std::make_unique<L2Flusher>(0, options.stream);
+  for (int d = 1; d < gpus.devices; ++d)  // a multi-GPU pair: every GPU's L2
+    flusher->add_device(d, options.device_streams[static_cast<std::size_t>(d)]);
   const double launch_overhead_ms =
       gpu ? calibrate_launch_overhead_ms(*flusher, options.stream) : 0;
   const std::vector<HostThread> threads_before_timing = host_thread_census();
