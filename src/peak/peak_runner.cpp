@@ -379,6 +379,19 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
     // Back on the measured GPU for the launch figures (a failure shows in their rows).
     static_cast<void>(cudaSetDevice(gpu.device));
   }
+  PeakFigure both = make_figure("peer_copy_both_ways",
+                                fmt::format("GPU {} <-> GPU {} at once, cudaMemcpyPeerAsync",
+                                            gpu.device, peer_device),
+                                "GB/s");
+  if (gpu_count < 2) {
+    recorder.skip(std::move(both), fmt::format("needs 2 GPUs; {} visible", gpu_count));
+  } else {
+    recorder.measure(std::move(both), [&] {
+      return peak::measure_peer_copy_both_ways(gpu.device, peer_device, sizes.peer_bytes,
+                                               sizes.device_plan);
+    });
+    static_cast<void>(cudaSetDevice(gpu.device));
+  }
 
   // --- The host's own memory, last (no GPU work in it).
   measure_host_figures(sizes, recorder);
@@ -444,7 +457,7 @@ const std::vector<std::string>& peak_figure_names() {
       "bf16_gemm",             "fp16_gemm",               "fp8_e4m3_gemm",
       "host_to_device_pinned", "device_to_host_pinned",   "host_to_device_pageable",
       "device_to_host_pageable", "peer_copy_0_to_1",      "peer_copy_1_to_0",
-      "host_memory_bandwidth"};
+      "peer_copy_both_ways",   "host_memory_bandwidth"};
   return names;
 }
 
