@@ -313,6 +313,7 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
     result.reason = gpus.skip_reason;
     return;
   }
+  if (gpus.devices > 1) result.gpus = gpus.devices;
 
   // GPU pairs only: a CPU pair makes no CUDA call at all. A multi-GPU pair: a stream per GPU.
   std::optional<CudaStream> stream;

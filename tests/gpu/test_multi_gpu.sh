@@ -36,6 +36,8 @@ if [[ $gpus -ge 2 ]]; then
 import json, sys
 pair = json.load(open(sys.argv[1]))["pairs"][0]
 problems = [] if pair["status"] == "passed" else [f"status {pair['status']}: {pair.get('reason')}"]
+if pair.get("gpus") != 2:
+    problems.append(f"gpus is {pair.get('gpus')}, wanted 2")
 for role in ("baseline", "optimized"):
     v = pair.get(role) or {}
     if v.get("method") != "cuda_events":
