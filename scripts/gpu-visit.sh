@@ -76,6 +76,8 @@ if want peak; then
 fi
 
 if want bench; then
+  # --chapters-dir: the expectations go to this checkout's chapters, not to the folders the
+  # binary's sources were compiled from (a binary built elsewhere, AISP_VISIT_BIN_DIR).
   "$bin/aisp" system info >"$work/system-info.txt" 2>&1
   for chapter in ${AISP_VISIT_CHAPTERS:-ch07 ch01}; do
     left=$(seconds_left)
@@ -85,6 +87,7 @@ if want bench; then
     # must fit many chapters into its device time).
     timeout --signal=INT --kill-after=10 "$left" \
       "$bin/aisp" bench run -t "$chapter" --artifacts-dir "$work/art" --update-expectations \
+      --chapters-dir "$PWD/chapters" \
       --timeout 120 ${AISP_VISIT_RUN_FLAGS:-} >"$work/run-$chapter.log" 2>&1
     code=$?
     echo "run -t $chapter: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"

@@ -72,6 +72,12 @@ class DecodeAttentionProblem : public aisp::Benchmark {
     };
   }
 
+  // An output row (one query's D values) shares its softmax over the keys: the reference keeps
+  // the last row, so verification samples rows and elements within them (64 x 32).
+  std::size_t reference_row_length() const override {
+    return static_cast<std::size_t>(shape_.head_dim);
+  }
+
   // Tolerance: BF16's default (rtol 8e-3, atol 1e-3), as the forward problem's. On the H200
   // (probe, 2026-11-23) the split-K and paged kernels differed from the per-head baseline by at
   // most 2.4e-4 (8e-5 beyond rtol·|b|); the float64 reference (relative RMS 1.9e-3 to 2.1e-3 for

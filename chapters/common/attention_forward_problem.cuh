@@ -64,6 +64,12 @@ class ForwardAttentionProblem : public aisp::Benchmark {
     };
   }
 
+  // An output row (one query's D values) shares its softmax over the keys: the reference keeps
+  // the last row, so verification samples rows and elements within them (64 x 32).
+  std::size_t reference_row_length() const override {
+    return static_cast<std::size_t>(shape_.head_dim);
+  }
+
   // Tolerance: BF16's default (rtol 8e-3, atol 1e-3), deliberately not tighter. Each output is
   // a weighted mean of thousands of V values (|O| ≈ 0.02), but where a few keys dominate a row
   // the kernels' different rounding of P to BF16 (normalized in the unfused baseline, unnormalized

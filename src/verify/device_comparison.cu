@@ -48,7 +48,8 @@ __device__ unsigned long long bits_of(double value) {
 
 template <class T>
 __global__ void compare_elements(const T* __restrict__ expected, const T* __restrict__ actual,
-                                 std::size_t count, double rtol, double atol, DeviceTally* tally) {
+                                 std::size_t count, double rtol, double atol, bool same_agrees,
+                                 DeviceTally* tally) {
   unsigned long long mismatches = 0, non_finite_expected = 0, non_finite_actual = 0;
   unsigned long long first = ~0ull;
   double max_abs = 0, max_rel = 0;
@@ -59,7 +60,9 @@ __global__ void compare_elements(const T* __restrict__ expected, const T* __rest
     const double a = as_double(actual[i]);
     const double abs_error = fabs(a - e);
     // NaN compares false everywhere: `!(x <= bound)` counts it as a mismatch.
-    const bool ok = abs_error <= atol + rtol * fabs(e);
+    // With same_agrees (varied inputs), the same Inf, or NaN against NaN, agrees.
+    const bool same_non_finite = same_agrees && !isfinite(e) && (isnan(e) ? isnan(a) : a == e);
+    const bool ok = abs_error <= atol + rtol * fabs(e) || same_non_finite;
     if (isfinite(abs_error)) {
       max_abs = fmax(max_abs, abs_error);
       if (e != 0)
@@ -160,7 +163,7 @@ double double_of_bits(unsigned long long bits) {
 
 ToleranceReport compare_on_device(DType dtype, const void* expected, const void* actual,
                                   std::size_t count, const Tolerance& tolerance,
-                                  cudaStream_t stream) {
+                                  cudaStream_t stream, NonFiniteRule non_finite) {
   ToleranceReport report;
   DeviceTally* tally = device_tally();
   DeviceTally start{};
@@ -177,7 +180,9 @@ ToleranceReport compare_on_device(DType dtype, const void* expected, const void*
       using T = decltype(tag);
       compare_elements<T><<<blocks, kThreads, 0, stream>>>(static_cast<const T*>(expected),
                                                            static_cast<const T*>(actual), count,
-                                                           tolerance.rtol, tolerance.atol, tally);
+                                                           tolerance.rtol, tolerance.atol,
+                                                           non_finite == NonFiniteRule::same_agrees,
+                                                           tally);
       AISP_CHECK_LAUNCH();
     });
   }

@@ -114,7 +114,8 @@ std::size_t count_non_finite(DType dtype, std::span<const unsigned char> bytes) 
 
 ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned char> expected,
                                          std::span<const unsigned char> actual,
-                                         const Tolerance& tolerance) {
+                                         const Tolerance& tolerance, NonFiniteRule non_finite) {
+  const bool same_agrees = non_finite == NonFiniteRule::same_agrees;
   const std::size_t count = expected.size() / dtype_size(dtype);
   ToleranceReport report;
   if (actual.size() != expected.size()) {
@@ -132,7 +133,10 @@ ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned c
               const double a = read_actual(i);
               const double abs_error = std::fabs(a - e);
               // NaN compares false everywhere: `!(x <= bound)` counts it as a mismatch.
-              const bool ok = abs_error <= tolerance.atol + tolerance.rtol * std::fabs(e);
+              const bool same_non_finite =
+                  same_agrees && !std::isfinite(e) && (std::isnan(e) ? std::isnan(a) : a == e);
+              const bool ok =
+                  abs_error <= tolerance.atol + tolerance.rtol * std::fabs(e) || same_non_finite;
               if (std::isfinite(abs_error)) {
                 part.max_abs_error = std::max(part.max_abs_error, abs_error);
                 if (e != 0) part.max_rel_error = std::max(part.max_rel_error, abs_error / std::fabs(e));
@@ -196,7 +200,8 @@ std::string describe(const ToleranceReport& report, const Tolerance& tolerance,
 namespace aisp {
 
 ToleranceReport compare_tensors(const Tensor& expected, const Tensor& actual,
-                                const Tolerance& tolerance, cudaStream_t stream) {
+                                const Tolerance& tolerance, cudaStream_t stream,
+                                NonFiniteRule non_finite) {
   if (expected.dtype() != actual.dtype() || expected.count() != actual.count()) {
     ToleranceReport report;
     report.mismatches = expected.count();
@@ -210,14 +215,14 @@ ToleranceReport compare_tensors(const Tensor& expected, const Tensor& actual,
   if (on_device(expected) && on_device(actual) && on_stream_device(expected, stream) &&
       on_stream_device(actual, stream))
     return compare_on_device(expected.dtype(), expected.data(), actual.data(), expected.count(),
-                             tolerance, stream);
+                             tolerance, stream, non_finite);
   if (stream != nullptr && (on_device(expected) || on_device(actual)))
     return compare_within_tolerance(expected.dtype(), read_tensor_bytes(expected, stream),
-                                    read_tensor_bytes(actual, stream), tolerance);
+                                    read_tensor_bytes(actual, stream), tolerance, non_finite);
   if (stream != nullptr) AISP_CUDA_CHECK(cudaStreamSynchronize(stream));
   return compare_within_tolerance(
       expected.dtype(), {static_cast<const unsigned char*>(expected.data()), expected.bytes()},
-      {static_cast<const unsigned char*>(actual.data()), actual.bytes()}, tolerance);
+      {static_cast<const unsigned char*>(actual.data()), actual.bytes()}, tolerance, non_finite);
 }
 
 }  // namespace aisp

@@ -36,9 +36,16 @@ struct ToleranceReport {
   std::size_t non_finite_expected = 0, non_finite_actual = 0;
 };
 
+// How non-finite elements compare. `mismatch` (verification, timed calls): a NaN or Inf is always
+// a mismatch, so an unwritten output (the harness's NaN poison) never passes. `same_agrees`
+// (varied inputs: offset and wide-range values can overflow the problem itself): the same Inf,
+// or NaN against NaN, in both outputs agrees; any other non-finite element is a mismatch.
+enum class NonFiniteRule { mismatch, same_agrees };
+
 ToleranceReport compare_within_tolerance(DType dtype, std::span<const unsigned char> expected,
                                          std::span<const unsigned char> actual,
-                                         const Tolerance& tolerance);
+                                         const Tolerance& tolerance,
+                                         NonFiniteRule non_finite = NonFiniteRule::mismatch);
 
 std::string describe(const ToleranceReport& report, const Tolerance& tolerance,
                      const std::string& output_name, std::size_t count);
@@ -49,12 +56,14 @@ std::string describe(const ToleranceReport& report, const Tolerance& tolerance,
 // checks of timed calls and of varied inputs compare whole outputs this way at a fixed small
 // cost per pair.
 ToleranceReport compare_tensors(const Tensor& expected, const Tensor& actual,
-                                const Tolerance& tolerance, cudaStream_t stream);
+                                const Tolerance& tolerance, cudaStream_t stream,
+                                NonFiniteRule non_finite = NonFiniteRule::mismatch);
 
 // The device pass behind compare_tensors: `expected` and `actual` hold `count` elements of
 // `dtype` in device (or managed) memory. Enqueued on `stream`, which is synchronized.
 ToleranceReport compare_on_device(DType dtype, const void* expected, const void* actual,
                                   std::size_t count, const Tolerance& tolerance,
-                                  cudaStream_t stream);
+                                  cudaStream_t stream,
+                                  NonFiniteRule non_finite = NonFiniteRule::mismatch);
 
 }  // namespace aisp

@@ -85,7 +85,7 @@ expect "compare-runs with 1e400" 1 stderr "results_overflow/results.json" \
   "$aisp" bench compare-runs --baseline "$real_run" --candidate "$work/results_overflow"
 expect "manifest.json with 1e400 is a warning" 0 stderr "manifest_overflow/manifest.json: not valid JSON (number overflow parsing '1e400'" \
   "$aisp" bench report "$work/manifest_overflow" --output "$work/manifest_overflow.html"
-expect "schema_version \"2\"" 1 stderr 'schema_version: expected the integer 2 (this build reads versions 1 to 2), got a string "2"' \
+expect "schema_version \"2\"" 1 stderr 'schema_version: expected the integer 3 (this build reads versions 1 to 3), got a string "2"' \
   "$aisp" bench report "$work/results_version_string"
 expect "quarantine.json with 1e400" 1 stderr "quarantine_number_overflow/quarantine.json: not valid JSON (number overflow parsing '1e400'" \
   "$aisp" bench quarantine-report "$corpus/quarantine_number_overflow/quarantine.json"
@@ -163,7 +163,10 @@ PY
 
 # --- no GPU: the skips say so plainly, once per reason in the table (only without a GPU).
 if [[ $key == cpu_only ]]; then
-  expect "bench peak without a GPU" 1 stderr "bench peak needs a GPU: no NVIDIA" "$aisp" bench peak --quick
+  # Without a GPU, bench peak measures the host's figures alone (host_memory_bandwidth, the ceiling
+  # of CPU pairs: docs/integrity.md class 7) and says so.
+  expect "bench peak without a GPU" 0 stderr "bench peak: no GPU (no NVIDIA driver or GPU found" \
+    "$aisp" bench peak --quick --figures host_memory_bandwidth --peaks-dir "$work/peaks_no_gpu"
   expect_not "bench peak without a GPU: no word of CPU pairs" stderr "CPU-only pairs still run"
   expect "no GPU: GPU pairs skipped" 0 stdout "SKIP ch90:needs_gpu  needs a GPU: no NVIDIA" \
     "$suite" bench run -t ch90:needs_gpu -t ch93 -t ch90:affine "${fast[@]}" --artifacts-dir "$work/no_gpu"
