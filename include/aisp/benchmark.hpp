@@ -55,6 +55,7 @@ enum class Ceiling {
   fp16_tensor,
   fp8_tensor,
   graph_node_launch,      // per-kernel cost of a CUDA graph replay
+  nvlink_peer,            // GPU-to-GPU copy (cudaMemcpyPeerAsync), one direction, bytes copied
 };
 std::string_view ceiling_name(Ceiling ceiling);
 

@@ -15,6 +15,7 @@
 #include "aisp/tensor.hpp"
 
 struct cublasContext;
+struct ncclComm;  // ncclComm_t is `ncclComm*` (nccl.h); aisp/nccl.hpp has the functions
 
 namespace aisp {
 
@@ -32,6 +33,18 @@ class Context {
   // All device work of run() goes on this stream. nullptr for CPU-only variants.
   cudaStream_t stream() const;
 
+  // Multi-GPU pairs (Requirements::min_gpus > 1; docs/multi-gpu.md). The run's GPUs are the CUDA
+  // devices 0 .. device_count() - 1: a pair's min_gpus, or `bench run --gpus N`. 1 for every
+  // other GPU pair, 0 for CPU-only ones.
+  int device_count() const;
+  // The stream of `device` (0 <= device < device_count()); stream(device()) is stream(). The
+  // timer records events on every one of them: work of run() on another GPU goes on its stream,
+  // and the sample is the slowest device's time. Throws std::out_of_range outside the run's GPUs.
+  cudaStream_t stream(int device) const;
+  // Whether `device` can load and store `peer`'s memory directly (NVLink or PCIe peer access).
+  // The harness enables peer access between every two GPUs of the run where this is true.
+  bool peer_access(int device, int peer) const;
+
   // Seed for deterministic inputs. Verification runs with other seeds than timing.
   std::uint64_t seed() const;
 
@@ -43,6 +56,11 @@ class Context {
   // A harness-owned allocation; freed after teardown. Contents are undefined until filled.
   Tensor alloc(std::string name, DType dtype, std::size_t count, Role role,
                Memory memory = Memory::device);
+  // The same on GPU `device` of the run (device memory: cudaMalloc there; pinned memory is
+  // portable to every GPU). Its fills run on stream(device); verification compares its outputs
+  // and hashes its inputs like any other tensor's.
+  Tensor alloc(std::string name, DType dtype, std::size_t count, Role role, Memory memory,
+               int device);
 
   // Fills a floating-point tensor with values uniform in [lo, hi), a function of (seed, tensor
   // name, index) only: baseline and optimized variants naming their inputs alike get equal data.
@@ -54,6 +72,13 @@ class Context {
   // A cuBLAS handle bound to stream(), created on first use with the harness's math policy
   // (default math mode, no TF32 unless the variant asks for it in its own calls).
   cublasContext* cublas();
+
+  // The harness's NCCL communicator of GPU `device`: one rank per GPU of the run, in one process
+  // (ncclCommInitAll over devices 0 .. device_count() - 1), created on first use and destroyed
+  // after teardown. Its collectives go on stream(device), inside ncclGroupStart/ncclGroupEnd when
+  // one thread drives several ranks. Throws aisp::Unavailable (a skip with the reason) when this
+  // build has no nccl.h or libnccl.so.2 cannot be loaded; aisp/nccl.hpp has the functions.
+  ncclComm* nccl(int device);
 
   // A directory the variant may write files into (host I/O pairs); removed after teardown.
   const std::filesystem::path& scratch_dir();
@@ -76,6 +101,20 @@ class Context {
 
  private:
   std::unique_ptr<detail::ContextState> state_;
+};
+
+// Makes `device` the calling thread's current CUDA device until the scope ends, then restores the
+// previous one: kernels and allocations of a multi-GPU run() on another GPU go inside one.
+class ScopedDevice {
+ public:
+  explicit ScopedDevice(int device);
+  ~ScopedDevice();
+  ScopedDevice(const ScopedDevice&) = delete;
+  ScopedDevice& operator=(const ScopedDevice&) = delete;
+
+ private:
+  int previous_ = 0;
+  bool changed_ = false;
 };
 
 }  // namespace aisp

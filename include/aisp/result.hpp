@@ -229,6 +229,7 @@ struct PairResult {
   std::vector<std::pair<std::string, std::string>> signature;
   double bytes = 0, flops = 0, launches = 0;
   std::vector<std::pair<std::string, double>> counters_per_run;
+  int gpus = 0;  // GPUs a multi-GPU pair ran on (docs/multi-gpu.md); 0 for every other pair
   std::optional<VariantMeasurement> baseline, optimized;
   std::optional<Speedup> speedup;
   std::optional<Roofline> roofline;           // of the optimized variant

@@ -25,6 +25,11 @@ class Tensor {
   Tensor(std::string name, DType dtype, std::size_t count, Memory memory, Role role, void* data)
       : name_(std::move(name)), dtype_(dtype), count_(count), memory_(memory), role_(role),
         data_(data) {}
+  // On `device` (its CUDA ordinal): a multi-GPU pair's allocation on another GPU of the run.
+  Tensor(std::string name, DType dtype, std::size_t count, Memory memory, Role role, void* data,
+         int device)
+      : name_(std::move(name)), dtype_(dtype), count_(count), memory_(memory), role_(role),
+        data_(data), device_(device) {}
 
   const std::string& name() const { return name_; }
   DType dtype() const { return dtype_; }
@@ -33,6 +38,9 @@ class Tensor {
   Memory memory() const { return memory_; }
   Role role() const { return role_; }
   void* data() const { return data_; }
+  // The GPU that holds device memory (0, the run's first GPU, unless allocated with a device);
+  // for host and pinned memory, the device that was current when it was allocated.
+  int device() const { return device_; }
   template <class T> T* as() const { return static_cast<T*>(data_); }
   bool valid() const { return data_ != nullptr; }
 
@@ -43,6 +51,7 @@ class Tensor {
   Memory memory_ = Memory::device;
   Role role_ = Role::scratch;
   void* data_ = nullptr;
+  int device_ = 0;
 };
 
 std::string_view memory_name(Memory memory);

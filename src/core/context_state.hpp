@@ -16,12 +16,17 @@
 #include "core/mark_sink.hpp"
 #include "core/random_fill.hpp"
 
+struct ncclComm;
+
 namespace aisp {
 
 struct ContextOptions {
   std::uint64_t seed = 0;
   int device = -1;                 // -1: CPU-only variant, no CUDA calls at all
   cudaStream_t stream = nullptr;   // the worker's measurement stream (not owned)
+  // A multi-GPU run (docs/multi-gpu.md): one stream per GPU of the run, indexed by CUDA device,
+  // device_streams[device] == stream (not owned). Empty: the run uses the one GPU `device`.
+  std::vector<cudaStream_t> device_streams;
   int host_threads = 0;            // 0: hardware concurrency
   std::filesystem::path scratch_root;  // where scratch_dir() is created; empty: temp dir
   // How ctx.fill_uniform draws values (verification's varied-input passes); never visible
@@ -57,9 +62,17 @@ struct ContextState {
   std::size_t allocated_bytes = 0;
   MarkSink* marks = nullptr;  // attached by the timer to the contexts it times; not owned
   std::vector<FillRecord> fills;  // in call order; a tensor filled twice appears twice
+  std::vector<ncclComm*> nccl;    // ctx.nccl()'s communicators, one per GPU, once asked for
 };
 
 }  // namespace detail
+
+// How many GPUs a context with these options uses: 0 for CPU-only, else its device streams (at
+// least 1).
+int run_device_count(const ContextOptions& options);
+// Waits for all work on every GPU of the run (cudaDeviceSynchronize on each); leaves the primary
+// device current. Does nothing for CPU-only options.
+void synchronize_run_devices(const ContextOptions& options);
 
 std::unique_ptr<Context> make_context(ContextOptions options);
 
@@ -71,7 +84,13 @@ inline constexpr unsigned char kIntegerPoisonByte = 0xA5;
 // outputs are also run under this second pattern, and an element is unwritten only when it
 // holds each run's poison (a written element is the same in both runs).
 inline constexpr unsigned char kIntegerPoisonAlternateByte = 0x5A;
+// Poisons and reads below work on a tensor of any GPU of the run: one on another device than
+// `stream`'s is set or read there, synchronously, after that device's queued work.
 void poison_tensor(const Tensor& tensor, cudaStream_t stream, bool alternate = false);
+// Whether device or managed memory `tensor` lives on the device of `stream` (the current device
+// when null); always true for host and pinned memory. Kernels the harness launches on `stream`
+// (device hashes and comparisons) may read it only then.
+bool on_stream_device(const Tensor& tensor, cudaStream_t stream);
 
 // Copies a tensor's contents to host memory (synchronizes the stream).
 HostBytes read_tensor_bytes(const Tensor& tensor, cudaStream_t stream);

@@ -9,8 +9,10 @@
 
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 #include "aisp/check.hpp"
+#include "aisp/context.hpp"
 
 namespace aisp {
 
@@ -120,6 +122,40 @@ class CudaEvent {
  private:
   using Owner = CudaOwner<cudaEvent_t, destroy_event>;
   Owner event_;
+};
+
+// One non-blocking stream per GPU of a multi-GPU run (device d's at index d), with peer access
+// enabled between every two of the GPUs where the hardware allows it (cudaDeviceCanAccessPeer):
+// ContextOptions::device_streams takes handles(). Leaves device 0 current.
+class RunDeviceStreams {
+ public:
+  explicit RunDeviceStreams(int devices) {
+    for (int d = 0; d < devices; ++d) {
+      const ScopedDevice on(d);
+      streams_.emplace_back();
+    }
+    for (int d = 0; d < devices; ++d)
+      for (int peer = 0; peer < devices; ++peer) {
+        int can = 0;
+        if (peer == d) continue;
+        AISP_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, d, peer));
+        if (can == 0) continue;
+        const ScopedDevice on(d);
+        const cudaError_t status = cudaDeviceEnablePeerAccess(peer, 0);
+        if (status == cudaErrorPeerAccessAlreadyEnabled)
+          static_cast<void>(cudaGetLastError());  // an earlier run in this process enabled it
+        else
+          AISP_CUDA_CHECK(status);
+      }
+  }
+  std::vector<cudaStream_t> handles() const {
+    std::vector<cudaStream_t> handles;
+    for (const CudaStream& s : streams_) handles.push_back(s.get());
+    return handles;
+  }
+
+ private:
+  std::vector<CudaStream> streams_;
 };
 
 using CudaGraph = CudaOwner<cudaGraph_t, destroy_graph>;

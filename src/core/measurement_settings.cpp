@@ -131,6 +131,11 @@ const std::vector<RunSettingDescriptor>& run_setting_descriptors() {
        "quarantine still times it but reports no speedup, records it in quarantine.json and "
        "exits 1; detect only reports it (for developing a pair, never for published numbers)",
        &S::verify_phase, RunSettingRange{}, true},
+      {"--gpus", "gpus", "GPUs", "an integer from 0 to 64 (0 = each pair the GPUs it needs)",
+       "GPUs a multi-GPU pair runs on (devices 0..N-1, one stream and one NCCL rank each); a pair "
+       "needing more than N, or N more than are visible, is skipped with the reason; one-GPU "
+       "pairs run on GPU 0 whatever N is; 0 gives each pair its Requirements::min_gpus",
+       &S::gpus, RunSettingRange{0, true, 64, true}, true},
   };
   return descriptors;
 }

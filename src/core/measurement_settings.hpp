@@ -32,6 +32,7 @@ struct MeasurementSettings {
   double confidence = 0.95;
   std::uint64_t seed = 20261121;
   VerifyPhase verify_phase = VerifyPhase::gate;  // how a failed check is enforced
+  int gpus = 0;  // GPUs of a multi-GPU pair; 0: each pair its Requirements::min_gpus
 
   bool operator==(const MeasurementSettings& other) const = default;
 };

@@ -1,6 +1,7 @@
 #include "measure/l2_flusher.hpp"
 
 #include "aisp/check.hpp"
+#include "aisp/context.hpp"
 
 namespace aisp {
 
@@ -24,7 +25,16 @@ L2Flusher::L2Flusher(int device, cudaStream_t stream)
   persisting_l2_supported_ = persisting_max > 0;
 }
 
+void L2Flusher::add_device(int device, cudaStream_t stream) {
+  const ScopedDevice on(device);  // its buffer on that GPU
+  other_devices_.emplace_back(device, std::make_unique<L2Flusher>(device, stream));
+}
+
 void L2Flusher::flush() {
+  for (auto& [device, flusher] : other_devices_) {
+    const ScopedDevice on(device);  // the persisting-L2 reset applies to the current device
+    flusher->flush();
+  }
   if (persisting_l2_supported_) {
     cudaStreamAttrValue no_window{};
     no_window.accessPolicyWindow.num_bytes = 0;

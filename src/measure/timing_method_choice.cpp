@@ -6,7 +6,7 @@ namespace aisp {
 namespace {
 
 bool can_replay(const TimingCandidate& c) {
-  return !c.cpu_only && c.mode != TimingMode::direct && !c.marks;
+  return !c.cpu_only && c.mode != TimingMode::direct && !c.marks && c.devices <= 1;
 }
 
 bool wants_replay(const TimingCandidate& c, double graph_below_us) {
@@ -22,6 +22,10 @@ std::string per_call_reason(const TimingCandidate& c, double graph_below_us) {
     return "the variant asks for per-call timing";
   if (c.marks)
     return "run() marks points (ctx.mark): timed per call";
+  if (c.devices > 1)
+    return fmt::format("runs on {} GPUs: timed per call, with events on every GPU's stream (the "
+                       "slowest GPU's time is the sample)",
+                       c.devices);
   return fmt::format("{:.1f} us per call >= {:.0f} us: timed per call", c.call_us, graph_below_us);
 }
 

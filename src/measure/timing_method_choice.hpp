@@ -18,6 +18,7 @@ struct TimingCandidate {
   TimingMode mode = TimingMode::automatic;
   bool marks = false;   // run() marks points: timed per call
   double call_us = -1;  // median of the probe calls; < 0 when not probed (direct, marks, CPU)
+  int devices = 1;      // GPUs the variant runs on; a multi-GPU variant is timed per call
 };
 
 struct PairTimingChoice {

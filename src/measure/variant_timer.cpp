@@ -50,7 +50,18 @@ VariantTimer::VariantTimer(BenchmarkFactory factory, ContextOptions options, L2F
   if (!cpu_only()) {
     start_.emplace();
     stop_.emplace();
+    for (int d = 1; d < devices(); ++d) {
+      const ScopedDevice on(d);  // an event belongs to the device current when it is created
+      device_starts_.emplace_back();
+      device_stops_.emplace_back();
+    }
   }
+}
+
+void VariantTimer::synchronize_devices() {
+  // A multi-GPU run() may leave another device current; the harness's own work is on the first.
+  if (devices() > 1) AISP_CUDA_CHECK(cudaSetDevice(options_.device));
+  synchronize_run_devices(options_);
 }
 
 VariantTimer::~VariantTimer() {
@@ -74,7 +85,7 @@ void VariantTimer::add_instance() {
   instances_.push_back(factory_());
   instances_.back()->setup(*contexts_.back());
   if (!cpu_only())
-    AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronize_devices();
 }
 
 void VariantTimer::run_all_once() {
@@ -85,7 +96,7 @@ void VariantTimer::run_all_once() {
       AISP_CUDA_CHECK(cudaGetLastError());
   }
   if (!cpu_only())
-    AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronize_devices();
 }
 
 void VariantTimer::warm_up(const MeasurementSettings& settings) {
@@ -101,7 +112,7 @@ void VariantTimer::warm_up(const MeasurementSettings& settings) {
     return;
   }
   method_ = TimingMethod::cuda_events;
-  if (mode_ == TimingMode::direct || marks_points())
+  if (mode_ == TimingMode::direct || marks_points() || devices() > 1)
     return;
   // Probe the per-call time to decide whether launch overhead would dominate. The probes are
   // not timed samples, so they carry their own NVTX range name.
@@ -117,6 +128,7 @@ TimingCandidate VariantTimer::candidate() const {
   c.mode = mode_;
   c.marks = marks_points();  // the probes above may have been its first calls (warmup_runs 0)
   c.call_us = call_us_;
+  c.devices = cpu_only() ? 1 : devices();
   return c;
 }
 
@@ -262,22 +274,40 @@ TimedSample VariantTimer::sample_host(const std::string& range_name) {
 TimedSample VariantTimer::sample_direct(const std::string& range_name) {
   cudaStream_t stream = options_.stream;
   flusher_->flush();
-  AISP_CUDA_CHECK(cudaDeviceSynchronize());
+  synchronize_devices();
   KernelTracer* tracer = std::exchange(tracer_, nullptr);
   if (tracer != nullptr) tracer->begin();
   NvtxRange range(range_name);
   const auto begin = Clock::now();
   marks_->begin_run(begin);
   AISP_CUDA_CHECK(cudaEventRecord(start_->get(), stream));
+  // Every other GPU of a multi-GPU run: its own start and stop on its own stream (all idle now).
+  for (std::size_t i = 0; i < device_starts_.size(); ++i)
+    AISP_CUDA_CHECK(cudaEventRecord(device_starts_[i].get(), options_.device_streams[i + 1]));
   instances_.front()->run(*contexts_.front());
   AISP_CUDA_CHECK(cudaGetLastError());
+  for (std::size_t i = 0; i < device_stops_.size(); ++i)
+    AISP_CUDA_CHECK(cudaEventRecord(device_stops_[i].get(), options_.device_streams[i + 1]));
   AISP_CUDA_CHECK(cudaEventRecord(stop_->get(), stream));
-  if (tracer != nullptr) tracer->end_on(stream);
-  AISP_CUDA_CHECK(cudaDeviceSynchronize());
+  if (tracer != nullptr) {
+    // The trace's end marker on the first GPU's stream, after every GPU's stop: work still
+    // running on some GPU's stream after its stop is what the trace looks for.
+    for (const CudaEvent& stop : device_stops_)
+      AISP_CUDA_CHECK(cudaStreamWaitEvent(stream, stop.get(), 0));
+    tracer->end_on(stream);
+  }
+  synchronize_devices();
   const auto end = Clock::now();
   if (tracer != nullptr) trace_ = tracer->finish();
   float event_ms = 0;
   AISP_CUDA_CHECK(cudaEventElapsedTime(&event_ms, start_->get(), stop_->get()));
+  // The sample is the slowest GPU's time from its start to its stop.
+  for (std::size_t i = 0; i < device_starts_.size(); ++i) {
+    float device_ms = 0;
+    AISP_CUDA_CHECK(
+        cudaEventElapsedTime(&device_ms, device_starts_[i].get(), device_stops_[i].get()));
+    event_ms = std::max(event_ms, device_ms);
+  }
   return {event_ms, elapsed_ms(begin, end), marks_->resolve(start_->get())};
 }
 

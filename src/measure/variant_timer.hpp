@@ -89,6 +89,9 @@ public:
 
 private:
   bool cpu_only() const { return options_.device < 0; }
+  int devices() const { return run_device_count(options_); }
+  // The primary GPU current again and every GPU of the run idle.
+  void synchronize_devices();
   void add_instance();
   void run_all_once();
   TimedSample sample_direct(const std::string& range);
@@ -108,6 +111,8 @@ private:
   std::string method_note_;
   std::string setup_range_, warmup_range_, probe_range_, sample_range_;  // NVTX range names
   std::optional<CudaEvent> start_, stop_;  // GPU variants only
+  // A multi-GPU variant's events on the run's other GPUs (index d - 1 for device d).
+  std::vector<CudaEvent> device_starts_, device_stops_;
   CapturedGraph graph_;                    // graph replay only
   TimingMode mode_ = TimingMode::automatic;
   double call_us_ = -1;  // median probe call, when probed

@@ -146,6 +146,10 @@ PeakSamples measure_host_memory_bandwidth(std::size_t bytes, const RepetitionPla
 // --- peer_copy.cpp: cudaMemcpyPeerAsync from device `from` to device `to`; bytes copied (one
 // direction), GB/s. Uses peer access when the pair supports it (and says so in `method`).
 PeakSamples measure_peer_copy(int from, int to, std::size_t bytes, const RepetitionPlan& plan);
+// Both directions at once (a copy each way, each on its source GPU's stream, timed around both on
+// `first`'s); bytes copied in both directions, GB/s.
+PeakSamples measure_peer_copy_both_ways(int first, int second, std::size_t bytes,
+                                        const RepetitionPlan& plan);
 
 // --- launch_costs.cu: empty kernels, host clock, microseconds per launch (or per graph node).
 // Launch, then cudaStreamSynchronize, `launches` times.

@@ -16,6 +16,7 @@
 #include <optional>
 #include <ostream>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -360,16 +361,35 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
     }
   }
 
-  // --- GPU to GPU, information only.
-  PeakFigure peer = make_figure("peer_copy_0_to_1", "GPU 0 -> GPU 1, cudaMemcpyPeerAsync", "GB/s");
-  if (gpu_count < 2) {
-    recorder.skip(std::move(peer), fmt::format("needs 2 GPUs; {} visible", gpu_count));
-  } else {
-    recorder.measure(std::move(peer), [&] {
-      return peak::measure_peer_copy(gpu.device, gpu.device == 0 ? 1 : 0, sizes.peer_bytes,
-                                     sizes.device_plan);
+  // --- GPU to GPU, each way: the nvlink_peer ceiling of the multi-GPU pairs (ch02, ch04) is the
+  // faster direction, stored under the multi-GPU hardware key ("2x_h200").
+  const int peer_device = gpu.device == 0 ? 1 : 0;
+  for (const auto& [name, from, to] :
+       {std::tuple{"peer_copy_0_to_1", gpu.device, peer_device},
+        std::tuple{"peer_copy_1_to_0", peer_device, gpu.device}}) {
+    PeakFigure peer = make_figure(name, fmt::format("GPU {} -> GPU {}, cudaMemcpyPeerAsync", from, to),
+                                  "GB/s", Ceiling::nvlink_peer);
+    if (gpu_count < 2) {
+      recorder.skip(std::move(peer), fmt::format("needs 2 GPUs; {} visible", gpu_count));
+      continue;
+    }
+    recorder.measure(std::move(peer), [&, from = from, to = to] {
+      return peak::measure_peer_copy(from, to, sizes.peer_bytes, sizes.device_plan);
     });
     // Back on the measured GPU for the launch figures (a failure shows in their rows).
+    static_cast<void>(cudaSetDevice(gpu.device));
+  }
+  PeakFigure both = make_figure("peer_copy_both_ways",
+                                fmt::format("GPU {} <-> GPU {} at once, cudaMemcpyPeerAsync",
+                                            gpu.device, peer_device),
+                                "GB/s");
+  if (gpu_count < 2) {
+    recorder.skip(std::move(both), fmt::format("needs 2 GPUs; {} visible", gpu_count));
+  } else {
+    recorder.measure(std::move(both), [&] {
+      return peak::measure_peer_copy_both_ways(gpu.device, peer_device, sizes.peer_bytes,
+                                               sizes.device_plan);
+    });
     static_cast<void>(cudaSetDevice(gpu.device));
   }
 
@@ -436,7 +456,8 @@ const std::vector<std::string>& peak_figure_names() {
       "fp32_fma_kernel",       "fp32_sgemm",              "tf32_gemm",
       "bf16_gemm",             "fp16_gemm",               "fp8_e4m3_gemm",
       "host_to_device_pinned", "device_to_host_pinned",   "host_to_device_pageable",
-      "device_to_host_pageable", "peer_copy_0_to_1",      "host_memory_bandwidth"};
+      "device_to_host_pageable", "peer_copy_0_to_1",      "peer_copy_1_to_0",
+      "peer_copy_both_ways",   "host_memory_bandwidth"};
   return names;
 }
 

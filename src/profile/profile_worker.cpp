@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "aisp/check.hpp"
@@ -39,12 +40,29 @@ void profile_variant_samples(const std::string& target, const VariantInfo& varia
     result.reason = *reason;
     return;
   }
+  int visible_gpus = 0;
+  if (cudaGetDeviceCount(&visible_gpus) != cudaSuccess) visible_gpus = 0;
+  const GpuAssignment gpus = assign_gpus(requirements, settings.gpus, visible_gpus);
+  if (!gpus.skip_reason.empty()) {
+    result.status = PairStatus::skipped;
+    result.reason = gpus.skip_reason;
+    return;
+  }
   const CudaStream stream;
   ContextOptions options;
   options.device = 0;
   options.stream = stream.get();
   options.seed = settings.seed;
-  L2Flusher flusher(0, stream.get());
+  // A multi-GPU variant: a stream per GPU (Nsight Compute profiles the kernels of every one).
+  std::optional<RunDeviceStreams> device_streams;
+  if (gpus.devices > 1) {
+    device_streams.emplace(gpus.devices);
+    options.device_streams = device_streams->handles();
+    options.stream = options.device_streams.front();
+  }
+  L2Flusher flusher(0, options.stream);
+  for (int d = 1; d < gpus.devices; ++d)
+    flusher.add_device(d, options.device_streams[static_cast<std::size_t>(d)]);
   VariantTimer timer(variant.factory, options, &flusher, nvtx_label(target, variant.stem));
   channel.phase("warmup");
   timer.prepare(settings);

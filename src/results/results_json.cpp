@@ -456,6 +456,8 @@ PairResult pair_result_from_fields(const ObjectFields& fields) {
     const ObjectFields counter(counters[i], json_fields::element_path(counters_path, i));
     result.counters_per_run.emplace_back(counter.string("name"), counter.number("value"));
   }
+  // Only multi-GPU pairs carry it (and no file before them).
+  result.gpus = static_cast<int>(fields.optional_integer("gpus", 2, 64).value_or(0));
 
   result.baseline =
       read_optional_object<VariantMeasurement>(fields, "baseline", measurement_from_json);
@@ -545,6 +547,9 @@ nlohmann::json to_json(const PairResult& result) {
       {"wall_seconds", number_to_json(result.wall_seconds)},
       {"log_file", result.log_file},
   };
+  if (result.gpus > 1) {
+    object["gpus"] = result.gpus;
+  }
   if (result.baseline) {
     object["baseline"] = measurement_to_json(*result.baseline);
   }

@@ -26,7 +26,7 @@ struct CeilingDescription {
 };
 
 // In enumerator order, so a Ceiling indexes it directly (checked below).
-constexpr std::array<CeilingDescription, 13> kCeilingDescriptions{{
+constexpr std::array<CeilingDescription, 14> kCeilingDescriptions{{
     {Ceiling::none, "none", ""},
     {Ceiling::hbm_bandwidth, "hbm_bandwidth", "GB/s"},
     {Ceiling::l2_bandwidth, "l2_bandwidth", "GB/s"},
@@ -40,6 +40,7 @@ constexpr std::array<CeilingDescription, 13> kCeilingDescriptions{{
     {Ceiling::fp16_tensor, "fp16_tensor", "TFLOP/s"},
     {Ceiling::fp8_tensor, "fp8_tensor", "TFLOP/s"},
     {Ceiling::graph_node_launch, "graph_node_launch", "us"},
+    {Ceiling::nvlink_peer, "nvlink_peer", "GB/s"},
 }};
 
 constexpr bool descriptions_in_enum_order() {
@@ -51,7 +52,7 @@ constexpr bool descriptions_in_enum_order() {
   return true;
 }
 static_assert(descriptions_in_enum_order(), "kCeilingDescriptions must follow enum Ceiling");
-static_assert(static_cast<std::size_t>(Ceiling::graph_node_launch) + 1 ==
+static_assert(static_cast<std::size_t>(Ceiling::nvlink_peer) + 1 ==
                   kCeilingDescriptions.size(),
               "a Ceiling was added: describe it in kCeilingDescriptions");
 

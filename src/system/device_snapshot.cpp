@@ -3,6 +3,8 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "system/build_info.hpp"
 
 namespace aisp {
@@ -78,7 +80,9 @@ bool has_feature(Feature feature, int cc) {
 
 std::optional<std::string> unmet_requirement(const Requirements& r, const DeviceSnapshot& s) {
   if (r.cpu_only) return std::nullopt;
-  if (!s.error.empty()) return fmt::format("needs a GPU: {}", s.error);
+  if (!s.error.empty())
+    return r.min_gpus > 1 ? fmt::format("needs {} GPUs: {}", r.min_gpus, s.error)
+                          : fmt::format("needs a GPU: {}", s.error);
   if (s.device_count < r.min_gpus)
     return fmt::format("needs {} GPU{}, {} visible (CUDA_VISIBLE_DEVICES may hide some); run it on "
                        "a machine with {} or more",
@@ -101,6 +105,31 @@ std::optional<std::string> unmet_requirement(const Requirements& r, const Device
                        static_cast<double>(r.min_free_device_bytes) / (1u << 30),
                        static_cast<double>(s.free_bytes) / (1u << 30));
   return std::nullopt;
+}
+
+GpuAssignment assign_gpus(const Requirements& r, int requested, int visible) {
+  GpuAssignment a;
+  if (r.cpu_only) return a;
+  const int needed = std::max(1, r.min_gpus);
+  if (requested <= 0 || needed == 1) {
+    a.devices = needed;
+    return a;
+  }
+  if (requested < needed) {
+    a.skip_reason = fmt::format("needs {} GPUs; --gpus {} gives it {}: run it with --gpus {} or "
+                                "more, or without --gpus",
+                                needed, requested, requested, needed);
+    return a;
+  }
+  if (requested > visible) {
+    a.skip_reason = fmt::format("--gpus {} asks for {} GPUs and {} {} visible (CUDA_VISIBLE_DEVICES "
+                                "may hide some): lower --gpus to {} or fewer",
+                                requested, requested, visible, visible == 1 ? "is" : "are",
+                                visible);
+    return a;
+  }
+  a.devices = requested;
+  return a;
 }
 
 }  // namespace aisp

@@ -35,6 +35,17 @@ std::string describe_gpu_unavailable(const char* call, cudaError_t error);
 std::optional<std::string> unmet_requirement(const Requirements& requirements,
                                              const DeviceSnapshot& snapshot);
 
+// How many GPUs a pair runs on, or why it cannot run with the GPUs asked for. CPU pairs get 0.
+// A pair gets its min_gpus when `requested_gpus` (bench run --gpus) is 0; otherwise a multi-GPU
+// pair (min_gpus > 1) gets exactly `requested_gpus`, and a one-GPU pair still runs on one GPU.
+// A multi-GPU pair is skipped when --gpus gives it fewer GPUs than it needs, or asks for more
+// than the `visible_gpus`; too few visible for min_gpus itself is unmet_requirement's to say.
+struct GpuAssignment {
+  int devices = 0;
+  std::string skip_reason;  // non-empty: skip the pair with it
+};
+GpuAssignment assign_gpus(const Requirements& requirements, int requested_gpus, int visible_gpus);
+
 // True when the binary was built with code this device can run (probes a trivial kernel).
 bool binary_runs_on_current_device(std::string* error);
 

@@ -99,7 +99,8 @@ std::vector<HostThread> threads_started_since(const std::vector<HostThread>& bef
     if (known)
       continue;
     if (exempt_cuda_threads && (starts_with_ignoring_case(thread.name, "cuda") ||
-                                starts_with_ignoring_case(thread.name, "cupti")))
+                                starts_with_ignoring_case(thread.name, "cupti") ||
+                                starts_with_ignoring_case(thread.name, "NCCL")))
       continue;
     started.push_back(thread);
   }

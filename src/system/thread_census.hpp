@@ -25,8 +25,10 @@ long host_thread_count();
 
 // Threads in `now` that are not in `before` (by tid) and are not exiting. With
 // `exempt_cuda_threads`, threads whose name starts with "cuda" or "cupti" (any case) are left out:
-// the CUDA driver and CUPTI start helpers of their own on first use ("cuda-EvtHandlr", ...). A
-// variant could name a thread of its own that way; docs/integrity.md lists it as a limit.
+// the CUDA driver and CUPTI start helpers of their own on first use ("cuda-EvtHandlr", ...). So
+// are those starting with "NCCL": the harness-owned communicator's (ctx.nccl()) progress and
+// service threads, which the harness has NCCL name (NCCL_SET_THREAD_NAME=1). A variant could
+// name a thread of its own that way; docs/integrity.md lists it as a limit.
 std::vector<HostThread> threads_started_since(const std::vector<HostThread>& before,
                                               const std::vector<HostThread>& now,
                                               bool exempt_cuda_threads);

@@ -210,7 +210,10 @@ ToleranceReport compare_tensors(const Tensor& expected, const Tensor& actual,
   const auto on_device = [](const Tensor& t) {
     return t.memory() == Memory::device || t.memory() == Memory::managed;
   };
-  if (on_device(expected) && on_device(actual))
+  // On the GPU when both live on the stream's GPU; a multi-GPU run's tensor on another GPU is
+  // read back (read_tensor_bytes reads it there) and compared on the host like any output.
+  if (on_device(expected) && on_device(actual) && on_stream_device(expected, stream) &&
+      on_stream_device(actual, stream))
     return compare_on_device(expected.dtype(), expected.data(), actual.data(), expected.count(),
                              tolerance, stream, non_finite);
   if (stream != nullptr && (on_device(expected) || on_device(actual)))

@@ -25,8 +25,14 @@ namespace aisp {
 namespace {
 
 // Input contents before and after run(): device and managed memory are hashed on the GPU (no
-// copy of a 1 GiB input to the host), host and pinned memory in place.
+// copy of a 1 GiB input to the host), host and pinned memory in place. A tensor on another GPU
+// of a multi-GPU run than the stream's is read back and hashed on the host (the same hash).
 std::uint64_t tensor_hash(const Tensor& t, cudaStream_t stream) {
+  if ((t.memory() == Memory::device || t.memory() == Memory::managed) &&
+      !on_stream_device(t, stream)) {
+    const HostBytes bytes = read_tensor_bytes(t, stream);
+    return host_content_hash({bytes.data(), bytes.size()});
+  }
   if (t.memory() == Memory::device || t.memory() == Memory::managed)
     return device_content_hash(t.data(), t.bytes(), stream);
   if (stream != nullptr) AISP_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -57,6 +63,10 @@ HostBytes sample_of(const unsigned char* host, std::size_t width, const SampleLa
 
 HostBytes read_tensor_sample(const Tensor& t, const SampleLayout& layout, cudaStream_t stream) {
   const std::size_t width = dtype_size(t.dtype());
+  if (!on_stream_device(t, stream)) {  // another GPU of the run: read there, then sample
+    const HostBytes whole = read_tensor_bytes(t, stream);
+    return sample_of(whole.data(), width, layout);
+  }
   if (t.memory() == Memory::device || t.memory() == Memory::managed) {
     HostBytes sample(layout.count() * width);
     AISP_CUDA_CHECK(cudaMemcpy2DAsync(sample.data(), layout.run_length * width, t.data(),
@@ -109,7 +119,7 @@ class VerifiedVariant {
     const std::vector<HostThread> before_setup = host_thread_census();
     variant_->setup(*context_);
     if (gpu())
-      AISP_CUDA_CHECK(cudaDeviceSynchronize());
+      synchronize_run_devices(options_);
     threads_left_by_setup = threads_started_since(before_setup, host_thread_census(), gpu());
     // After setup: a signature may record what setup found.
     signature = variant_->signature();
@@ -168,7 +178,7 @@ class VerifiedVariant {
     if (!gpu()) seen.threads_left_running = threads_left_since(threads_before, false);
     if (gpu()) {
       AISP_CUDA_CHECK(cudaGetLastError());
-      AISP_CUDA_CHECK(cudaDeviceSynchronize());
+      synchronize_run_devices(options_);
       seen.threads_left_running = threads_left_since(threads_before, true);
     }
     if (gpu()) {
@@ -195,7 +205,7 @@ class VerifiedVariant {
     variant_->run(*context_);
     if (gpu()) {
       AISP_CUDA_CHECK(cudaGetLastError());
-      AISP_CUDA_CHECK(cudaDeviceSynchronize());
+      synchronize_run_devices(options_);
     }
     // Not a check here (check_run holds the verified runs to it), but no thread run() left may
     // outlive the buffers it writes.

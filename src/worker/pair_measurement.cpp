@@ -304,12 +304,32 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   } else {
     worker_log::line("a CPU-only pair: no CUDA call is made");
   }
+  // How many GPUs it runs on: its min_gpus, or --gpus for a multi-GPU pair (docs/multi-gpu.md).
+  int visible_gpus = 0;
+  if (gpu && cudaGetDeviceCount(&visible_gpus) != cudaSuccess) visible_gpus = 0;
+  const GpuAssignment gpus = assign_gpus(requirements, settings.gpus, visible_gpus);
+  if (!gpus.skip_reason.empty()) {
+    result.status = PairStatus::skipped;
+    result.reason = gpus.skip_reason;
+    return;
+  }
+  if (gpus.devices > 1) result.gpus = gpus.devices;
 
-  std::optional<CudaStream> stream;  // GPU pairs only: a CPU pair makes no CUDA call at all
-  if (gpu) stream.emplace();
+  // GPU pairs only: a CPU pair makes no CUDA call at all. A multi-GPU pair: a stream per GPU.
+  std::optional<CudaStream> stream;
+  std::optional<RunDeviceStreams> device_streams;
   ContextOptions options;
   options.device = gpu ? 0 : -1;
-  options.stream = gpu ? stream->get() : nullptr;
+  if (gpus.devices > 1) {
+    device_streams.emplace(gpus.devices);
+    options.device_streams = device_streams->handles();
+    options.stream = options.device_streams.front();
+    worker_log::line(fmt::format("runs on {} GPUs (devices 0..{}), one stream each",
+                                 gpus.devices, gpus.devices - 1));
+  } else if (gpu) {
+    stream.emplace();
+    options.stream = stream->get();
+  }
 
   channel.phase("verify");
   options.seed = verification_seed(settings.seed);
@@ -350,6 +370,8 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   options.seed = settings.seed;
   std::unique_ptr<L2Flusher> flusher;
   if (gpu) flusher = std::make_unique<L2Flusher>(0, options.stream);
+  for (int d = 1; d < gpus.devices; ++d)  // a multi-GPU pair: every GPU's L2
+    flusher->add_device(d, options.device_streams[static_cast<std::size_t>(d)]);
   const double launch_overhead_ms =
       gpu ? calibrate_launch_overhead_ms(*flusher, options.stream) : 0;
   const std::vector<HostThread> threads_before_timing = host_thread_census();

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "aisp/check.hpp"
+#include "core/context_state.hpp"
 #include "core/random_fill.hpp"
 #include "verify/output_comparison.hpp"
 
@@ -294,8 +295,7 @@ bool TimedCallChecker::refresh_inputs(std::string& note) {
     std::unique_ptr<Context> context = make_context(donor_options);
     std::unique_ptr<Benchmark> donor = (*factory)();
     donor->setup(*context);
-    if (options_.device >= 0)
-      AISP_CUDA_CHECK(cudaDeviceSynchronize());
+    synchronize_run_devices(options_);  // a multi-GPU donor fills on every GPU's stream
     const std::vector<Tensor> fresh = inputs_of(*context);
     for (std::size_t i = 0; i < timer->instance_count(); ++i)
       for (const Tensor& mine : inputs_of(timer->instance_context(i)))

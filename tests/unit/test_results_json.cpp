@@ -97,6 +97,7 @@ PairResult full_pair_result() {
   result.flops = 1.0 / 7.0;
   result.launches = 3;
   result.counters_per_run = {{"tokens", 4096}, {"requests", 0.25}};
+  result.gpus = 2;
   result.baseline = full_measurement("baseline_transpose", 0.412345678901);
   result.optimized = full_measurement("optimized_transpose_padded", 0.0981234567);
   result.speedup = Speedup{4.2023, 4.1511, 4.2677, 0.99, 2000, "faster"};
@@ -261,6 +262,7 @@ void expect_same(const PairResult& actual, const PairResult& expected) {
   EXPECT_EQ(actual.flops, expected.flops);
   EXPECT_EQ(actual.launches, expected.launches);
   EXPECT_EQ(actual.counters_per_run, expected.counters_per_run);
+  EXPECT_EQ(actual.gpus, expected.gpus);
   expect_same(actual.baseline, expected.baseline);
   expect_same(actual.optimized, expected.optimized);
   expect_same(actual.speedup, expected.speedup);
@@ -405,6 +407,10 @@ TEST(ResultsJson, FieldsUseSnakeCaseNamesAndMirrorTheStructs) {
   EXPECT_EQ(value["baseline"]["method"], "graph_replay");
   EXPECT_EQ(value["signature"][0], (json{{"name", "n"}, {"value", "4096"}}));
   EXPECT_EQ(value["counters_per_run"][1], (json{{"name", "requests"}, {"value", 0.25}}));
+  EXPECT_EQ(value["gpus"], 2);
+  PairResult one_gpu = full_pair_result();
+  one_gpu.gpus = 0;  // every pair but a multi-GPU one: no key
+  EXPECT_FALSE(to_json(one_gpu).contains("gpus"));
   EXPECT_EQ(value["speedup"]["ci_low"], 4.1511);
   EXPECT_EQ(value["gpu_after"]["sm_clock_mhz"], 1755);
   EXPECT_EQ(to_json(full_run_results())["schema_version"], kResultsSchemaVersion);

@@ -44,6 +44,7 @@ MeasurementSettings settings_unlike_the_defaults() {
   settings.confidence = 0.99;
   settings.seed = std::numeric_limits<std::uint64_t>::max();
   settings.verify_phase = VerifyPhase::quarantine;
+  settings.gpus = 4;
   return settings;
 }
 
@@ -57,7 +58,7 @@ TEST(RunSettingDescriptors, EveryFlagAndFieldIsUniqueAndDescribed) {
     EXPECT_FALSE(std::string(descriptor.allowed).empty()) << descriptor.flag;
     EXPECT_FALSE(std::string(descriptor.help).empty()) << descriptor.flag;
   }
-  EXPECT_EQ(flags.size(), 12U);
+  EXPECT_EQ(flags.size(), 13U);
 }
 
 TEST(RunSettingDescriptors, DefaultsAreValid) {

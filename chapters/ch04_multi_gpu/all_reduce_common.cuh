@@ -1,0 +1,90 @@
+// The problem every all_reduce variant solves: each GPU of the run holds a gradient of kBytes
+// (f32, its own values: `grad_<d>` on GPU d) and must end with the elementwise sum over every
+// GPU, `reduced_<d>` on GPU d (out of place, so the inputs stay unchanged; verification compares
+// every GPU's result). The run's GPUs: 2 (min_gpus), or `bench run --gpus N`.
+// Bytes: kBytes, the size of one GPU's gradient (NCCL's "algorithm bytes"). A ring all-reduce
+// moves 2(G-1)/G of it over each GPU's link each way (NCCL's "bus bytes"): exactly kBytes on 2
+// GPUs, more on more, so kBytes against the link is a floor that never overstates. 0 FLOPs
+// counted (G-1 adds per element, negligible). Ceiling: nvlink_peer, the one-direction peer copy
+// `aisp bench peak` measures on the same machine.
+#pragma once
+
+#include <aisp/aisp.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aisp::ch04 {
+
+template <std::size_t kBytesPerGpu>
+class AllReduceProblem : public aisp::Benchmark {
+ public:
+  static constexpr std::size_t kBytes = kBytesPerGpu;
+  static constexpr std::size_t kCount = kBytes / sizeof(float);
+  static_assert(kBytes % sizeof(float) == 0, "whole floats");
+
+  aisp::Signature signature() const override {
+    aisp::Signature s;
+    s.set("bytes_per_gpu", kBytes).set("elements", kCount).set("dtype", aisp::DType::f32);
+    s.set("op", "sum");
+    if (gpus_ > 0) s.set("gpus", gpus_);  // known once setup has seen the run's GPUs
+    return s;
+  }
+
+  aisp::Requirements requirements() const override {
+    aisp::Requirements r;
+    r.min_gpus = 2;
+    return r;
+  }
+
+  void setup(aisp::Context& ctx) override {
+    gpus_ = ctx.device_count();
+    grads_.clear();
+    reduced_.clear();
+    for (int d = 0; d < gpus_; ++d) {
+      grads_.push_back(ctx.alloc("grad_" + std::to_string(d), aisp::DType::f32, kCount,
+                                 aisp::Role::input, aisp::Memory::device, d));
+      reduced_.push_back(ctx.alloc("reduced_" + std::to_string(d), aisp::DType::f32, kCount,
+                                   aisp::Role::output, aisp::Memory::device, d));
+      ctx.fill_uniform(grads_.back());
+    }
+  }
+
+  std::vector<aisp::Tensor> outputs() const override { return reduced_; }
+
+  // Two GPUs: a + b is one rounding whatever the order, so host and NCCL agree exactly. More
+  // GPUs: NCCL's ring or tree adds in another order than the host's device order, and partial
+  // sums round differently; up to G-1 roundings of the largest partial sum, which verification's
+  // wide-range inputs (magnitudes up to 2^12) make about G * 2^12 * 2^-24 in absolute terms.
+  std::optional<aisp::Tolerance> tolerance() const override {
+    if (gpus_ <= 2) return std::nullopt;
+    return aisp::Tolerance{1e-5, gpus_ * 4096.0 / 16777216.0,
+                           "more than 2 GPUs: NCCL's reduction order differs from the host's, "
+                           "up to G-1 float roundings of partial sums of magnitude up to 2^12 "
+                           "(verification's wide-range inputs)"};
+  }
+
+  aisp::Workload workload() const override {
+    aisp::Workload w;
+    w.bytes = static_cast<double>(kBytes);
+    w.flops = 0;
+    w.memory_ceiling = aisp::Ceiling::nvlink_peer;
+    return w;
+  }
+
+ protected:
+  int gpus() const { return gpus_; }
+  const aisp::Tensor& grad(int d) const { return grads_[static_cast<std::size_t>(d)]; }
+  const aisp::Tensor& reduced(int d) const { return reduced_[static_cast<std::size_t>(d)]; }
+
+ private:
+  int gpus_ = 0;
+  std::vector<aisp::Tensor> grads_, reduced_;
+};
+
+inline constexpr std::size_t kOneMiB = std::size_t{1} << 20;
+inline constexpr std::size_t k256MiB = std::size_t{256} << 20;
+
+}  // namespace aisp::ch04

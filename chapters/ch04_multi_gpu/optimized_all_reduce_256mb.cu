@@ -1,0 +1,9 @@
+// Optimized: ncclAllReduce (all_reduce_nccl.cuh) of 256 MiB per GPU, the pair's library
+// reference. Bytes: 256 MiB per GPU; 0 FLOPs. Ceiling: nvlink_peer.
+#include "all_reduce_nccl.cuh"
+
+namespace aisp::ch04 {
+struct NcclAllReduce256MB : NcclAllReduce<k256MiB> {};
+}  // namespace aisp::ch04
+
+AISP_VARIANT(aisp::ch04::NcclAllReduce256MB)

@@ -1,0 +1,15 @@
+// Optimized variant of ch97:scale_per_gpu: a grid-stride loop, a launch on every GPU.
+#include "scale_per_gpu_problem.cuh"
+
+namespace aisp::test_pairs {
+struct OptimizedScalePerGpu : ScalePerGpu {
+  void run(Context& ctx) override {
+    for (std::size_t d = 0; d < x.size(); ++d) {
+      const ScopedDevice on(static_cast<int>(d));
+      launch_scale(x[d].as<const float>(), y[d].as<float>(), kCount,
+                   ctx.stream(static_cast<int>(d)), true);
+    }
+  }
+};
+}  // namespace aisp::test_pairs
+AISP_VARIANT(aisp::test_pairs::OptimizedScalePerGpu)
