@@ -57,6 +57,7 @@ void for_each_task(Visit visit) {
   closedir(dir);
 }
 
+// `prefix` in lower case.
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
   if (text.size() < prefix.size())
     return false;
@@ -100,7 +101,7 @@ std::vector<HostThread> threads_started_since(const std::vector<HostThread>& bef
       continue;
     if (exempt_cuda_threads && (starts_with_ignoring_case(thread.name, "cuda") ||
                                 starts_with_ignoring_case(thread.name, "cupti") ||
-                                starts_with_ignoring_case(thread.name, "NCCL")))
+                                starts_with_ignoring_case(thread.name, "nccl")))
       continue;
     started.push_back(thread);
   }
