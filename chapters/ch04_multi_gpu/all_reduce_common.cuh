@@ -84,7 +84,10 @@ class AllReduceProblem : public aisp::Benchmark {
   std::vector<aisp::Tensor> grads_, reduced_;
 };
 
+inline constexpr std::size_t k64KiB = std::size_t{64} << 10;
 inline constexpr std::size_t kOneMiB = std::size_t{1} << 20;
+inline constexpr std::size_t k16MiB = std::size_t{16} << 20;
 inline constexpr std::size_t k256MiB = std::size_t{256} << 20;
+inline constexpr std::size_t kOneGiB = std::size_t{1} << 30;
 
 }  // namespace aisp::ch04
