@@ -92,7 +92,7 @@ if want bench; then
     code=$?
     echo "run -t $chapter: exit $code, $(( ($(date +%s%N) - start) / 1000000 )) ms wall"
   done
-  grep -hE "^(PASS|FAIL|SKIP|CRASH|TIME)" "$work"/run-ch*.log | cut -c1-160
+  grep -hE "^(PASS|FAIL|SKIP|CRASH|TIME)" "$work"/run-*.log | cut -c1-160
   [ "${AISP_VISIT_PROFILE:-1}" = 1 ] || exit_profile=skip
   # Nsight Compute's metrics for the same chapters (docs/profiling.md): a run of its own, into its
   # own directory, so the timed runs above stay unprofiled and the crosscheck reads only them.
