@@ -367,6 +367,7 @@ SystemInfo collect_system_info() {
     info.gpu_probe_error += std::string(info.gpu_probe_error.empty() ? "" : "; ") +
                             "system probe stopped early: " + error.what();
   }
+  info.runtime_libraries = probe_runtime_libraries();
   return info;
 }
 
@@ -379,6 +380,19 @@ nlohmann::json gpu_state_to_json(const GpuState& state) {
       {"throttle_reasons", state.throttle_reasons},
   };
 }
+
+namespace {
+nlohmann::json runtime_libraries_json(const std::vector<RuntimeLibrary>& libraries) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const RuntimeLibrary& library : libraries)
+    out.push_back({{"name", library.name},
+                   {"found", library.found},
+                   {"version", library.version},
+                   {"loaded_from", library.loaded_from},
+                   {"reason", library.reason}});
+  return out;
+}
+}  // namespace
 
 nlohmann::json system_info_to_json(const SystemInfo& info) {
   nlohmann::json gpus = nlohmann::json::array();
@@ -411,6 +425,7 @@ nlohmann::json system_info_to_json(const SystemInfo& info) {
       {"cuda_runtime_version", info.cuda_runtime_version},
       {"nvidia_driver_version", info.nvidia_driver_version},
       {"nvml_status", info.nvml_status},
+      {"runtime_libraries", runtime_libraries_json(info.runtime_libraries)},
       {"cpu_model", info.cpu_model},
       {"cpu_logical_cores", info.cpu_logical_cores},
       {"host_memory_bytes", info.host_memory_bytes},
@@ -468,6 +483,14 @@ std::string format_system_info(const SystemInfo& info) {
            : "none found (no libcuda.so.1)");
   line("CUDA runtime", version_text(info.cuda_runtime_version));
   line("NVML", info.nvml_status);
+  for (const RuntimeLibrary& library : info.runtime_libraries)
+    line(library.name,
+         library.found
+             ? fmt::format("{} ({}); used by {}",
+                           library.version.empty() ? "found" : library.version,
+                           library.loaded_from, library.used_by)
+             : fmt::format("{}; used by {}, which skip without it", library.reason,
+                           library.used_by));
   line("CPU", fmt::format("{}, {} logical cores, governor {}", or_unknown(info.cpu_model),
                           info.cpu_logical_cores,
                           info.cpu_governor.empty() ? "not exposed" : info.cpu_governor));

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "system/runtime_libraries.hpp"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include "aisp/result.hpp"
@@ -42,6 +44,8 @@ struct SystemInfo {
   int cuda_runtime_version = 0;       // cudaRuntimeGetVersion: the runtime linked into this binary
   std::string nvidia_driver_version;  // "580.95.05"; empty when unknown
   std::string nvml_status;            // "available" or why NVML could not be used
+  // cuDNN, NCCL, NVRTC, CUPTI: opened at run time by the pairs and checks that need them.
+  std::vector<RuntimeLibrary> runtime_libraries;
   std::string cpu_model;
   int cpu_logical_cores = 0;
   std::size_t host_memory_bytes = 0;

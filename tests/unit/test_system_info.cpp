@@ -9,6 +9,7 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -101,13 +102,36 @@ TEST(SystemInfo, JsonHasEveryField) {
   const nlohmann::json json = system_info_to_json(collect_system_info());
   for (const char* key :
        {"hardware_key", "gpus", "gpu_probe_error", "cuda_driver_api_version",
-        "cuda_runtime_version", "nvidia_driver_version", "nvml_status", "cpu_model",
+        "cuda_runtime_version", "nvidia_driver_version", "nvml_status", "runtime_libraries",
+        "cpu_model",
         "cpu_logical_cores", "host_memory_bytes", "cpu_governor", "os", "kernel", "hostname",
         "build", "git_commit", "git_dirty", "git_status_error"}) {
     EXPECT_TRUE(json.contains(key)) << key;
   }
   EXPECT_TRUE(json["gpus"].is_array());
   EXPECT_TRUE(json["build"].contains("source_dir"));
+}
+
+// Each library the pairs open at run time is reported, found (with where from) or not (with what
+// was tried and what to do), and a found one's version call is read where it has one.
+TEST(SystemInfo, RuntimeLibrariesAreEachFoundOrExplained) {
+  const std::vector<RuntimeLibrary> libraries = probe_runtime_libraries();
+  std::vector<std::string> names;
+  for (const RuntimeLibrary& library : libraries) {
+    names.push_back(library.name);
+    EXPECT_FALSE(library.used_by.empty()) << library.name;
+    if (library.found) {
+      EXPECT_FALSE(library.loaded_from.empty()) << library.name;
+      EXPECT_TRUE(library.reason.empty()) << library.name;
+    } else {
+      EXPECT_NE(library.reason.find("not found"), std::string::npos) << library.reason;
+      EXPECT_NE(library.reason.find(".so"), std::string::npos) << library.reason;
+    }
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"cuDNN", "NCCL", "NVRTC", "CUPTI"}));
+  const std::string text = format_system_info(collect_system_info());
+  for (const char* name : {"cuDNN", "NCCL", "NVRTC", "CUPTI"})
+    EXPECT_NE(text.find(std::string("\n") + name), std::string::npos) << name;
 }
 
 TEST(SystemInfo, GpuJsonWritesAbsentValuesAsNull) {
