@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "../common/moe_shape.hpp"
+#include "../common/moe_warp_top_k.cuh"
 #include "moe_router_kernels.cuh"
 
 namespace aisp::ch17 {
@@ -37,37 +38,14 @@ __global__ void __launch_bounds__(kThreads)
       const int e = lane + 32 * i;
       value[i] = e < experts ? row[e] : -INFINITY;
     }
-    unsigned taken = 0;
     float my_value = 0.0f;
     int my_expert = 0;
-    for (int j = 0; j < top_k; ++j) {
-      float best = -INFINITY;
-      int best_expert = INT_MAX;
-#pragma unroll
-      for (int i = 0; i < kPerLane; ++i) {
-        const int e = lane + 32 * i;
-        if (e < experts && ((taken >> i) & 1u) == 0 &&
-            (value[i] > best || (value[i] == best && e < best_expert))) {
-          best = value[i];
-          best_expert = e;
-        }
-      }
-#pragma unroll
-      for (int offset = 16; offset > 0; offset /= 2) {
-        const float other = __shfl_xor_sync(0xffffffffu, best, offset);
-        const int other_expert = __shfl_xor_sync(0xffffffffu, best_expert, offset);
-        if (other > best || (other == best && other_expert < best_expert)) {
-          best = other;
-          best_expert = other_expert;
-        }
-      }
-      if (best_expert % 32 == lane)
-        taken |= 1u << (best_expert / 32);
+    common::warp_top_k(value, experts, top_k, lane, [&](int j, float logit, int expert) {
       if (lane == j) {
-        my_value = best;
-        my_expert = best_expert;
+        my_value = logit;
+        my_expert = expert;
       }
-    }
+    });
     if (lane < top_k) {
       const std::size_t slot = static_cast<std::size_t>(t) * top_k + lane;
       topk_ids[slot] = my_expert;

@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "moe_routing.cuh"
+#include "moe_warp_top_k.cuh"
 
 namespace aisp::common {
 namespace {
@@ -29,8 +30,8 @@ __global__ void moe_logits_from_uniform(float* __restrict__ logits, std::size_t 
   }
 }
 
-// One warp per token (grid-stride over tokens): lane l holds logits l, l + 32, ...; k rounds of a
-// warp-wide arg-max (larger logit first, the lower index on a tie) pick the slots in order.
+// One warp per token (grid-stride over tokens): the slots by warp_top_k (moe_warp_top_k.cuh), the
+// softmax over them kept as they are picked, and a block histogram of the experts.
 __global__ void __launch_bounds__(kRouterThreads)
     moe_route_fused(const float* __restrict__ logits, int tokens, int experts, int top_k,
                     int* __restrict__ topk_ids, float* __restrict__ topk_weights,
@@ -51,40 +52,17 @@ __global__ void __launch_bounds__(kRouterThreads)
       const int e = lane + 32 * i;
       value[i] = e < experts ? row[e] : -INFINITY;
     }
-    unsigned taken = 0;  // bit i: this lane's logit i is already a slot
     float top = 0.0f, sum = 0.0f, my_logit = 0.0f;
     int my_expert = 0;
-    for (int j = 0; j < top_k; ++j) {
-      float best = -INFINITY;
-      int best_expert = INT_MAX;
-#pragma unroll
-      for (int i = 0; i < kLogitsPerLane; ++i) {
-        const int e = lane + 32 * i;
-        if (e < experts && ((taken >> i) & 1u) == 0 &&
-            (value[i] > best || (value[i] == best && e < best_expert))) {
-          best = value[i];
-          best_expert = e;
-        }
-      }
-#pragma unroll
-      for (int offset = 16; offset > 0; offset /= 2) {
-        const float other = __shfl_xor_sync(0xffffffffu, best, offset);
-        const int other_expert = __shfl_xor_sync(0xffffffffu, best_expert, offset);
-        if (other > best || (other == best && other_expert < best_expert)) {
-          best = other;
-          best_expert = other_expert;
-        }
-      }
-      if (best_expert % 32 == lane)
-        taken |= 1u << (best_expert / 32);
+    warp_top_k(value, experts, top_k, lane, [&](int j, float logit, int expert) {
       if (j == 0)
-        top = best;
-      sum += expf(best - top);  // every lane sums the same values in the same order
+        top = logit;
+      sum += expf(logit - top);  // every lane sums the same values in the same order
       if (lane == j) {
-        my_logit = best;
-        my_expert = best_expert;
+        my_logit = logit;
+        my_expert = expert;
       }
-    }
+    });
     if (lane < top_k) {
       const std::size_t slot = static_cast<std::size_t>(t) * top_k + lane;
       topk_ids[slot] = my_expert;
