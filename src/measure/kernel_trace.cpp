@@ -1,5 +1,7 @@
 #include "measure/kernel_trace.hpp"
 
+#include "measure/stream_join_analysis.hpp"
+
 #include <cupti.h>
 #include <dlfcn.h>
 
@@ -31,17 +33,62 @@ constexpr std::uint32_t kMarkerValue = 0x5A;
 constexpr std::size_t kMarkerBytes = 16;
 constexpr CUpti_ActivityKind kTracedKinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET};
+// For the structural join check; without them the trace falls back to the timeline alone.
+constexpr CUpti_ActivityKind kJoinKinds[] = {CUPTI_ACTIVITY_KIND_CUDA_EVENT,
+                                             CUPTI_ACTIVITY_KIND_SYNCHRONIZATION};
 
 struct Operation {
   CUpti_ActivityKind kind;
   std::string name;
   std::uint64_t start = 0, end = 0, bytes = 0;
-  std::uint32_t stream = 0, value = 0;
+  std::uint32_t stream = 0, value = 0, context = 0, correlation = 0, graph = 0;
+  bool host_waited = false;
 };
 
 // Filled by CUPTI's buffer-completed callback, which may run on a thread of CUPTI's.
+struct Collected {
+  std::vector<Operation> operations;
+  std::vector<TracedEventRecord> events;
+  std::vector<TracedSynchronization> syncs;
+  void clear() {
+    operations.clear();
+    events.clear();
+    syncs.clear();
+  }
+};
 std::mutex collected_mutex;
-std::vector<Operation> collected;
+Collected collected;
+
+// A copy the host waits for: synchronous, with host memory at one end.
+bool host_waits_for(const CUpti_ActivityMemcpy6& copy) {
+  if ((copy.flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0)
+    return false;
+  switch (copy.copyKind) {
+  case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+  case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+  case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+  case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+  case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<TracedSyncKind> sync_kind(CUpti_ActivitySynchronizationType type) {
+  switch (type) {
+  case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
+    return TracedSyncKind::event_synchronize;
+  case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
+    return TracedSyncKind::stream_wait_event;
+  case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+    return TracedSyncKind::stream_synchronize;
+  case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+    return TracedSyncKind::context_synchronize;
+  default:
+    return std::nullopt;
+  }
+}
 
 void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   constexpr std::size_t kBufferBytes = std::size_t{8} << 20;
@@ -51,7 +98,7 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
 }
 
 void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid_bytes) {
-  std::vector<Operation> found;
+  Collected found;
   CUpti_Activity* record = nullptr;
   while (buffer != nullptr && api.next_record(buffer, valid_bytes, &record) == CUPTI_SUCCESS) {
     Operation op;
@@ -63,12 +110,19 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
       op.start = kernel->start;
       op.end = kernel->end;
       op.stream = kernel->streamId;
+      op.context = kernel->contextId;
+      op.correlation = kernel->correlationId;
+      op.graph = kernel->graphId;
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
       const auto* copy = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
       op.start = copy->start;
       op.end = copy->end;
       op.stream = copy->streamId;
       op.bytes = copy->bytes;
+      op.context = copy->contextId;
+      op.correlation = copy->correlationId;
+      op.graph = copy->graphId;
+      op.host_waited = host_waits_for(*copy);
     } else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
       const auto* set = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
       op.start = set->start;
@@ -76,14 +130,31 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
       op.stream = set->streamId;
       op.bytes = set->bytes;
       op.value = set->value;
+      op.context = set->contextId;
+      op.correlation = set->correlationId;
+      op.graph = set->graphId;
+    } else if (record->kind == CUPTI_ACTIVITY_KIND_CUDA_EVENT) {
+      const auto* event = reinterpret_cast<const CUpti_ActivityCudaEvent2*>(record);
+      found.events.push_back({{event->contextId, event->streamId}, event->correlationId,
+                              event->cudaEventSyncId});
+      continue;
+    } else if (record->kind == CUPTI_ACTIVITY_KIND_SYNCHRONIZATION) {
+      const auto* sync = reinterpret_cast<const CUpti_ActivitySynchronization2*>(record);
+      if (const auto kind = sync_kind(sync->type); kind && sync->returnValue == 0)
+        found.syncs.push_back({*kind, {sync->contextId, sync->streamId}, sync->correlationId,
+                               sync->cudaEventSyncId});
+      continue;
     } else {
       continue;
     }
-    found.push_back(std::move(op));
+    found.operations.push_back(std::move(op));
   }
   std::free(buffer);
   const std::lock_guard<std::mutex> lock(collected_mutex);
-  collected.insert(collected.end(), found.begin(), found.end());
+  const auto append = [](auto& to, auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+  append(collected.operations, found.operations);
+  append(collected.events, found.events);
+  append(collected.syncs, found.syncs);
 }
 
 std::string result_text(CUptiResult result) {
@@ -167,6 +238,9 @@ KernelTracer::~KernelTracer() {
   if (enabled_)
     for (const CUpti_ActivityKind kind : kTracedKinds)
       api.disable(kind);
+  if (joins_enabled_)
+    for (const CUpti_ActivityKind kind : kJoinKinds)
+      api.disable(kind);
   if (marker_ != nullptr)
     cudaFree(marker_);
   // The library stays loaded: CUPTI keeps callbacks registered for the life of the process.
@@ -197,6 +271,20 @@ void KernelTracer::begin() {
     }
   }
   enabled_ = true;
+  joins_enabled_ = true;
+  for (const CUpti_ActivityKind kind : kJoinKinds) {
+    if (const CUptiResult result = api.enable(kind); result != CUPTI_SUCCESS) {
+      joins_reason_ = fmt::format("CUPTI does not record {} here ({}): judged by the timeline "
+                                  "alone",
+                                  kind == CUPTI_ACTIVITY_KIND_CUDA_EVENT ? "CUDA event records"
+                                                                         : "synchronizations",
+                                  result_text(result));
+      joins_enabled_ = false;
+      for (const CUpti_ActivityKind other : kJoinKinds)
+        api.disable(other);
+      break;
+    }
+  }
   active_ = true;
 }
 
@@ -225,11 +313,12 @@ KernelTrace KernelTracer::finish() {
     trace.not_traced = "CUPTI trace failed: cuptiActivityFlushAll: " + result_text(result);
     return trace;
   }
-  std::vector<Operation> operations;
+  Collected records;
   {
     const std::lock_guard<std::mutex> lock(collected_mutex);
-    operations.swap(collected);
+    std::swap(records, collected);
   }
+  std::vector<Operation>& operations = records.operations;
   // The marker is the last 16-byte memset on the end stream (a memset of run()'s own on that
   // stream comes before it). Its value is not relied on: CUPTI's record of it is not documented
   // to hold the byte as passed.
@@ -248,10 +337,21 @@ KernelTrace KernelTracer::finish() {
   }
   trace.traced = true;
   trace.end_stream = marker->stream;
+  const auto describe = [](const Operation& op) {
+    return op.kind == CUPTI_ACTIVITY_KIND_MEMCPY   ? fmt::format("memcpy {} B", op.bytes)
+           : op.kind == CUPTI_ACTIVITY_KIND_MEMSET ? fmt::format("memset {} B", op.bytes)
+                                                   : "kernel " + op.name;
+  };
+  std::vector<TracedWork> work;  // outside graphs: judged by structure as well
   for (auto it = operations.begin(); it != operations.end(); ++it) {
     if (it == marker)
       continue;
     ++trace.operations;
+    if (it->graph != 0)
+      ++trace.graph_operations;
+    else
+      work.push_back({describe(*it), {it->context, it->stream}, it->correlation,
+                      it->host_waited});
     if (it->stream != marker->stream) {
       const double margin =
           static_cast<double>(marker->start) - static_cast<double>(it->end);
@@ -263,10 +363,26 @@ KernelTrace KernelTracer::finish() {
     TracedOperation late;
     late.stream = it->stream;
     late.ns_after_end = static_cast<double>(it->end - marker->start);
-    late.what = it->kind == CUPTI_ACTIVITY_KIND_MEMCPY   ? fmt::format("memcpy {} B", it->bytes)
-                : it->kind == CUPTI_ACTIVITY_KIND_MEMSET ? fmt::format("memset {} B", it->bytes)
-                                                         : "kernel " + it->name;
+    late.what = describe(*it);
     trace.after_end.push_back(std::move(late));
+  }
+  // The harness records its start and stop events inside the traced window, so a trace whose
+  // CUPTI took the event kind but holds no event record cannot be judged by structure.
+  if (!joins_enabled_) {
+    trace.joins_not_checked = joins_reason_.empty() ? "not enabled" : joins_reason_;
+  } else if (records.events.empty()) {
+    trace.joins_not_checked = "CUPTI delivered no CUDA event record (the harness records two in "
+                              "every traced call): judged by the timeline alone";
+  } else {
+    trace.joins_checked = true;
+    for (const std::size_t i :
+         find_unjoined_work(work, records.events, records.syncs,
+                            {marker->context, marker->stream}, marker->correlation)) {
+      TracedOperation loose;
+      loose.what = work[i].what;
+      loose.stream = work[i].stream.stream;
+      trace.unjoined.push_back(std::move(loose));
+    }
   }
   return trace;
 }

@@ -9,6 +9,13 @@
 // sample's stop event. It starts only once everything before it on the stream (and everything
 // joined into it) has finished, so an operation of run() that ends after the marker starts was
 // not ordered before the end of the timed region.
+//
+// That timeline misses slack: under CUPTI a call runs milliseconds slower, so tens of
+// microseconds of unjoined side work still end before the marker. The trace therefore also
+// records cudaEventRecord, cudaStreamWaitEvent and the synchronize calls, and checks the call's
+// structure (measure/stream_join_analysis.hpp): every operation on another stream must be
+// joined back into the end stream, or waited for by the host, before the marker, however early
+// it happened to finish.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -37,6 +44,13 @@ struct KernelTrace {
   // the last one ended (ns; negative: after it). Unset when every operation ran on the end
   // stream. Shows how close a side stream's work came to escaping the timed region.
   std::optional<double> off_stream_margin_ns;
+  // The structural check: whether it ran (CUPTI gave event and synchronization records), why
+  // not otherwise, and the operations on other streams never joined back before the end.
+  bool joins_checked = false;
+  std::string joins_not_checked;
+  std::size_t graph_operations = 0;  // run by a graph launch: judged by the timeline alone
+  std::vector<TracedOperation> unjoined;
+  bool clean() const { return after_end.empty() && unjoined.empty(); }
 };
 
 class KernelTracer {
@@ -67,6 +81,9 @@ class KernelTracer {
   // CUPTI's activity kinds stay enabled from the first begin() to the tracer's end: enabling them
   // costs the next launches time, which would shift a traced call's timing.
   bool enabled_ = false;
+  // Whether CUPTI took the event and synchronization kinds the structural check needs.
+  bool joins_enabled_ = false;
+  std::string joins_reason_;
 };
 
 }  // namespace aisp

@@ -321,25 +321,51 @@ std::string TimedCallChecker::trace_outcome(const char* who, const KernelTrace& 
                                             bool& passed) const {
   if (!trace.traced)
     return fmt::format("{}: not traced: {}", who, trace.not_traced);
-  if (trace.after_end.empty())
+  const std::string structure =
+      !trace.joins_checked
+          ? fmt::format("joins not checked: {}", trace.joins_not_checked)
+      : trace.unjoined.empty()
+          ? fmt::format("every operation on another stream joined back into it before the end{}",
+                        trace.graph_operations > 0
+                            ? fmt::format(" ({} run by a graph launch: timeline only)",
+                                          trace.graph_operations)
+                            : "")
+          : std::string{};
+  if (trace.clean())
     return fmt::format("{}: {} kernel(s), copies and memsets traced, every one ended before the "
-                       "run's end on ctx.stream (stream {}){}",
+                       "run's end on ctx.stream (stream {}){}; {}",
                        who, trace.operations, trace.end_stream,
                        trace.off_stream_margin_ns
                            ? fmt::format("; the last one on another stream {:.1f} us before it",
                                          *trace.off_stream_margin_ns * 1e-3)
-                           : "");
+                           : "",
+                       structure);
   passed = false;
-  std::vector<std::string> late;
-  for (const TracedOperation& op : trace.after_end)
-    late.push_back(fmt::format("{} on stream {} ended {:.1f} us after it", op.what, op.stream,
-                               op.ns_after_end * 1e-3));
-  return fmt::format("{}: {} of {} traced operation(s) ended after the run's end on ctx.stream "
-                     "(stream {}): {}; work left running on another stream was not timed: join it "
-                     "back (cudaEventRecord on that stream, cudaStreamWaitEvent on ctx.stream) "
-                     "before run() returns",
-                     who, trace.after_end.size(), trace.operations, trace.end_stream,
-                     fmt::join(late, "; "));
+  std::vector<std::string> problems;
+  if (!trace.after_end.empty()) {
+    std::vector<std::string> late;
+    for (const TracedOperation& op : trace.after_end)
+      late.push_back(fmt::format("{} on stream {} ended {:.1f} us after it", op.what, op.stream,
+                                 op.ns_after_end * 1e-3));
+    problems.push_back(fmt::format("{} of {} traced operation(s) ended after the run's end on "
+                                   "ctx.stream (stream {}): {}",
+                                   trace.after_end.size(), trace.operations, trace.end_stream,
+                                   fmt::join(late, "; ")));
+  }
+  if (!trace.unjoined.empty()) {
+    std::vector<std::string> loose;
+    for (const TracedOperation& op : trace.unjoined)
+      loose.push_back(fmt::format("{} on stream {}", op.what, op.stream));
+    problems.push_back(fmt::format(
+        "{} operation(s) on other streams were never joined back into ctx.stream (stream {}) "
+        "before the run's end, whenever they finished: no event recorded after them that "
+        "ctx.stream waited on, and no host synchronize for them: {}",
+        trace.unjoined.size(), trace.end_stream, fmt::join(loose, "; ")));
+  }
+  return fmt::format("{}: {}; work left running on another stream is not timed: join it back "
+                     "(cudaEventRecord on that stream, cudaStreamWaitEvent on ctx.stream) before "
+                     "run() returns",
+                     who, fmt::join(problems, "; "));
 }
 
 void TimedCallChecker::finish(std::vector<CheckOutcome>& checks, KernelTracer* tracer) {
@@ -371,7 +397,7 @@ void TimedCallChecker::finish(std::vector<CheckOutcome>& checks, KernelTracer* t
     }
     timer.sample_untimed();
     KernelTrace trace = timer.take_trace();
-    if (trace.after_end.empty() && !settle.after_end.empty())
+    if (trace.clean() && !settle.clean())
       return settle;
     return trace;
   };

@@ -41,8 +41,13 @@ if p.get("status") != "failed" or "cudaGetLastError" not in p.get("reason", ""):
     print(f"FAIL: ch93:launch_failure: {p.get('status')} {p.get('reason')!r}"); bad += 1
 else:
     print("ok: ch93:launch_failure refused by cudaGetLastError")
-# The slack cheat must stay under the host-vs-event allowance: the trace is what catches it.
+# The slack cheat must stay under the host-vs-event allowance: the trace's structure is what
+# catches it (its timeline does not: under CUPTI the side work ends before the end marker).
 p = pairs.get("ch93:slack_stream")
+if p:
+    for c in p["verification"]["checks"]:
+        if c["check"] == "traced_work_inside_stream":
+            print(f"  slack_stream trace: {c['detail'][:400]}")
 if p and "work_inside_stream" in failed_checks(p):
     print("NOTE: ch93:slack_stream also exceeded the host-vs-event allowance (its side work was "
           "larger than designed on this GPU)")
@@ -56,8 +61,11 @@ for target in ("ch90:needs_gpu", "ch93:fork_join"):
         print(f"FAIL: honest {target}: the timing-phase checks are missing"); bad += 1
     elif "not traced" in traced.get("detail", ""):
         print(f"FAIL: honest {target} was not traced: {traced['detail']}"); bad += 1
+    elif "joins not checked" in traced.get("detail", ""):
+        print(f"FAIL: honest {target}: the structural join check did not run: {traced['detail']}")
+        bad += 1
     else:
-        print(f"ok: honest {target} passed; {traced['detail'][:160]}")
+        print(f"ok: honest {target} passed; {traced['detail'][:300]}")
 print("test_integrity_gpu:", "all cheats refused" if not bad else f"{bad} failure(s)")
 sys.exit(1 if bad else 0)
 PY
