@@ -85,8 +85,10 @@ if want bench; then
     start=$(date +%s%N)
     # AISP_VISIT_RUN_FLAGS: extra flags for every chapter run (e.g. "--max-time 6" when a visit
     # must fit many chapters into its device time).
+    # AISP_VISIT_UPDATE_EXPECTATIONS=0: a gate run that only compares with the expectations.
+    update=--update-expectations; [ "${AISP_VISIT_UPDATE_EXPECTATIONS:-1}" = 0 ] && update=
     timeout --signal=INT --kill-after=10 "$left" \
-      "$bin/aisp" bench run -t "$chapter" --artifacts-dir "$work/art" --update-expectations \
+      "$bin/aisp" bench run -t "$chapter" --artifacts-dir "$work/art" $update \
       --chapters-dir "$PWD/chapters" \
       --timeout 120 ${AISP_VISIT_RUN_FLAGS:-} >"$work/run-$chapter.log" 2>&1
     code=$?
