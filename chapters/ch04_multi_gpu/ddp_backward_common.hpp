@@ -3,8 +3,9 @@
 // them: the GEMMs are the whole cost), on every GPU of the run, followed by the sum of the weight
 // gradients over the GPUs. Each GPU d has its own micro-batch (kTokens tokens): its own layer
 // inputs `activations_<d>` (one kTokens × kDim matrix per layer, as the forward pass saved them)
-// and its own gradient of the loss at the top, `output_grad_<d>`; the weights are the same on
-// every GPU (`weights_0`, copied to the others in setup). Per layer, last to first:
+// and its own gradient of the loss at the top, `output_grad_<d>`, and its weights `weights_<d>`
+// (training's replicas are equal; here each GPU's are a fill of their own, see setup). Per
+// layer, last to first:
 //   dW_l = dY_lᵀ · X_l   (kDim × kDim, written into the flat gradient buffer at layer l)
 //   dX_l = dY_l · W_l    (kTokens × kDim, the next layer down's dY)
 // in bf16 storage with fp32 accumulation (cublasGemmEx, CUBLAS_COMPUTE_32F), on one cuBLAS handle
