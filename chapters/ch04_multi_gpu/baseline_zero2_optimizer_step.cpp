@@ -59,6 +59,7 @@ class AllReduceThenFullAdam : public Zero2OptimizerProblem {
 
   void run(aisp::Context& ctx) override {
     all_reduce_gradients(ctx, sums_);
+    ctx.mark("gradient_summed");  // on GPU 0's stream: the collective's end there
     const AdamHyperparameters hyper = hyperparameters(gpus());
     const std::size_t s = shard();
     for (int d = 0; d < gpus(); ++d) {
@@ -84,6 +85,7 @@ class AllReduceThenFullAdam : public Zero2OptimizerProblem {
       step(own, own + s, m_out_shard(d).as<float>(), v_out_shard(d).as<float>(), 0);
       step(own + s, kParams, m_replica, v_replica, own + s);
     }
+    ctx.mark("optimizer_stepped");
   }
 
  private:

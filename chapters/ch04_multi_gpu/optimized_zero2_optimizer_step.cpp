@@ -28,6 +28,7 @@ class ReduceScatterShardAdamAllGather : public Zero2OptimizerProblem {
 
   void run(aisp::Context& ctx) override {
     reduce_scatter_gradients(ctx, shard_sums_);
+    ctx.mark("gradient_summed");  // on GPU 0's stream: the collective's end there
     const AdamHyperparameters hyper = hyperparameters(gpus());
     for (int d = 0; d < gpus(); ++d) {
       const aisp::ScopedDevice on(d);
@@ -41,6 +42,7 @@ class ReduceScatterShardAdamAllGather : public Zero2OptimizerProblem {
       x.v_out = v_out_shard(d).as<float>();
       launch_adam_step(x, shard(), hyper, ctx.stream(d));
     }
+    ctx.mark("optimizer_stepped");
     all_gather_params(ctx);
   }
 
