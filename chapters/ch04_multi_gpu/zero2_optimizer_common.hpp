@@ -3,9 +3,11 @@
 // kParams parameters (`grad_<d>`, fp32); the step sums the gradients over the GPUs, takes their
 // mean (1/G) and applies one AdamW step (adam_step.cuh, step kStep, so the moments are not zero)
 // to the fp32 master parameters and moments, and every GPU must end with the updated parameters.
-// The state is defined by G shards of kParams/G elements, shard s on GPU s: the master
-// parameters `params_<s>` and the moments `adam_m_<s>`, `adam_v_<s>` (what ZeRO keeps; the
-// baseline replicates them on every GPU in its setup, as plain data parallelism holds them).
+// The state is replicated on every GPU, as plain data parallelism holds it: the master
+// parameters `params_<d>` and the moments `adam_m_<d>`, `adam_v_<d>` (GPU 0's filled, copied to
+// the others in setup). ZeRO would keep only GPU d's shard s = d of them; here the optimized
+// variant reads only that shard of the replica, so both variants start from the same tensors
+// (the memory ZeRO saves is not what this pair times).
 // Outputs, out of place (the inputs stay as they were, which the harness checks): every GPU's
 // `params_out_<d>`, all kParams updated parameters, and the new moments of shard s,
 // `adam_m_out_<s>` and `adam_v_out_<s>` on GPU s. fp32 throughout (no mixed-precision copy).
@@ -48,9 +50,10 @@ class Zero2OptimizerProblem : public aisp::Benchmark {
   std::size_t shard() const { return kParams / static_cast<std::size_t>(gpus_); }
   static AdamHyperparameters hyperparameters(int gpus);
   const aisp::Tensor& grad(int d) const { return at(grads_, d); }
-  const aisp::Tensor& params_shard(int d) const { return at(params_, d); }
-  const aisp::Tensor& m_shard(int d) const { return at(m_, d); }
-  const aisp::Tensor& v_shard(int d) const { return at(v_, d); }
+  // GPU d's replica of the state, all kParams elements.
+  const aisp::Tensor& params(int d) const { return at(params_, d); }
+  const aisp::Tensor& m(int d) const { return at(m_, d); }
+  const aisp::Tensor& v(int d) const { return at(v_, d); }
   const aisp::Tensor& params_out(int d) const { return at(params_out_, d); }
   const aisp::Tensor& m_out_shard(int d) const { return at(m_out_, d); }
   const aisp::Tensor& v_out_shard(int d) const { return at(v_out_, d); }
