@@ -24,15 +24,15 @@ constexpr int kThreads = 256;
 // The step's constants, folded on the host once per launch.
 struct AdamCoefficients {
   float one_minus_beta1, one_minus_beta2, beta1, beta2;
-  float decay_factor;          // 1 - lr·wd
-  float step_size;             // lr / (1 - β1^t)
+  float decay_factor;              // 1 - lr·wd
+  float step_size;                 // lr / (1 - β1^t)
   float inverse_sqrt_correction2;  // 1 / sqrt(1 - β2^t)
   float epsilon, gradient_scale;
 };
 
 __device__ __forceinline__ void adam_element(float p, float g, float m, float v,
-                                             const AdamCoefficients& c, float& p_out,
-                                             float& m_out, float& v_out) {
+                                             const AdamCoefficients& c, float& p_out, float& m_out,
+                                             float& v_out) {
   const float grad = g * c.gradient_scale;
   m_out = c.beta1 * m + c.one_minus_beta1 * grad;
   v_out = c.beta2 * v + c.one_minus_beta2 * grad * grad;
@@ -43,7 +43,8 @@ __device__ __forceinline__ void adam_element(float p, float g, float m, float v,
 __global__ void __launch_bounds__(kThreads)
     adam_step_kernel(AdamOperands x, std::size_t vectors, AdamCoefficients c) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-  if (i >= vectors) return;
+  if (i >= vectors)
+    return;
   const float4 p = reinterpret_cast<const float4*>(x.params)[i];
   const float4 g = reinterpret_cast<const float4*>(x.gradient_sum)[i];
   const float4 m = reinterpret_cast<const float4*>(x.m)[i];
@@ -58,23 +59,24 @@ __global__ void __launch_bounds__(kThreads)
   reinterpret_cast<float4*>(x.v_out)[i] = v2;
 }
 
-bool aligned16(const void* pointer) {
-  return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
-}
+bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
 
 }  // namespace
 
 void launch_adam_step(const AdamOperands& x, std::size_t count, const AdamHyperparameters& h,
                       cudaStream_t stream) {
-  if (count == 0) return;
+  if (count == 0)
+    return;
   const void* pointers[] = {x.params, x.gradient_sum, x.m, x.v, x.params_out, x.m_out, x.v_out};
   bool all_aligned = true;
-  for (const void* pointer : pointers) all_aligned = all_aligned && aligned16(pointer);
+  for (const void* pointer : pointers)
+    all_aligned = all_aligned && aligned16(pointer);
   if (count % 4 != 0 || !all_aligned)
     throw std::invalid_argument("launch_adam_step: " + std::to_string(count) +
                                 " elements; needs a multiple of 4 and 16-byte aligned operands "
                                 "(float4 accesses): give shards of whole float4s");
-  if (h.step < 1) throw std::invalid_argument("launch_adam_step: step counts from 1");
+  if (h.step < 1)
+    throw std::invalid_argument("launch_adam_step: step counts from 1");
   AdamCoefficients c{};
   c.beta1 = h.beta1;
   c.beta2 = h.beta2;

@@ -17,8 +17,8 @@ struct AdamHyperparameters {
   float beta1 = 0;
   float beta2 = 0;
   float epsilon = 0;
-  float weight_decay = 0;  // AdamW's decoupled decay
-  int step = 1;            // the step being taken, from 1: sets the bias corrections
+  float weight_decay = 0;    // AdamW's decoupled decay
+  int step = 1;              // the step being taken, from 1: sets the bias corrections
   float gradient_scale = 1;  // applied to the summed gradient: 1/G for the mean over G GPUs
 };
 

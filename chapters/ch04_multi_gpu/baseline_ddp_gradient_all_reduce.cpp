@@ -19,11 +19,14 @@ class DdpAllReduceAfterBackward : public DdpBackwardProblem {
   void run(aisp::Context& ctx) override {
     // Layer by layer across the GPUs, so every GPU gets its first GEMM at once.
     for (int layer = kLayers - 1; layer >= 0; --layer) {
-      for (int d = 0; d < gpus(); ++d) enqueue_weight_grad(d, layer);
-      for (int d = 0; d < gpus(); ++d) enqueue_input_grad(d, layer);
+      for (int d = 0; d < gpus(); ++d)
+        enqueue_weight_grad(d, layer);
+      for (int d = 0; d < gpus(); ++d)
+        enqueue_input_grad(d, layer);
     }
     mark_backward_end(ctx);
-    for (int layer = kLayers - 1; layer >= 0; --layer) all_reduce_layers(layer, 1, gpu_streams());
+    for (int layer = kLayers - 1; layer >= 0; --layer)
+      all_reduce_layers(layer, 1, gpu_streams());
   }
 };
 

@@ -15,11 +15,9 @@ namespace {
 
 using bf16 = __nv_bfloat16;
 
-aisp::Tensor device_tensor(aisp::Context& ctx, const std::string& name, int gpu,
-                           std::size_t count, aisp::Role role,
-                           aisp::DType dtype = aisp::DType::bf16) {
-  return ctx.alloc(name + "_" + std::to_string(gpu), dtype, count, role, aisp::Memory::device,
-                   gpu);
+aisp::Tensor device_tensor(aisp::Context& ctx, const std::string& name, int gpu, std::size_t count,
+                           aisp::Role role, aisp::DType dtype = aisp::DType::bf16) {
+  return ctx.alloc(name + "_" + std::to_string(gpu), dtype, count, role, aisp::Memory::device, gpu);
 }
 
 }  // namespace
@@ -31,7 +29,8 @@ aisp::Signature DdpBackwardProblem::signature() const {
   s.set("layers", kLayers).set("d_model", kDim).set("tokens_per_gpu", kTokens);
   s.set("dtype", aisp::DType::bf16).set("accumulate", aisp::DType::f32);
   s.set("gradient_bytes_per_gpu", kGradientBytes * kLayers);
-  if (gpus_ > 0) s.set("gpus", gpus_);  // known once setup has seen the run's GPUs
+  if (gpus_ > 0)
+    s.set("gpus", gpus_);  // known once setup has seen the run's GPUs
   return s;
 }
 
@@ -45,7 +44,8 @@ void DdpBackwardProblem::setup(aisp::Context& ctx) {
   release();
   gpus_ = ctx.device_count();
   // First, so a machine without NCCL skips the pair (aisp::Unavailable) before filling 1 GB.
-  for (int d = 0; d < gpus_; ++d) comms_.push_back(ctx.nccl(d));
+  for (int d = 0; d < gpus_; ++d)
+    comms_.push_back(ctx.nccl(d));
   activations_.clear();
   output_grads_.clear();
   weights_.clear();
@@ -59,8 +59,8 @@ void DdpBackwardProblem::setup(aisp::Context& ctx) {
   const double weight_bound = std::sqrt(3.0 / kDim);
   for (int d = 0; d < gpus_; ++d) {
     streams_.push_back(ctx.stream(d));
-    activations_.push_back(device_tensor(ctx, "activations", d,
-                                         kActivationElements * kLayers, aisp::Role::input));
+    activations_.push_back(
+        device_tensor(ctx, "activations", d, kActivationElements * kLayers, aisp::Role::input));
     output_grads_.push_back(
         device_tensor(ctx, "output_grad", d, kActivationElements, aisp::Role::input));
     weights_.push_back(
@@ -110,7 +110,8 @@ void DdpBackwardProblem::release() noexcept {
     }
   }
   blas_.clear();
-  for (cudaEvent_t event : backward_done_) cudaEventDestroy(event);
+  for (cudaEvent_t event : backward_done_)
+    cudaEventDestroy(event);
   backward_done_.clear();
   comms_.clear();  // the harness owns the communicators
 }
@@ -131,7 +132,8 @@ std::vector<aisp::Tensor> DdpBackwardProblem::outputs() const {
 // A per-GPU gradient element is a sum of 4096 products of unit-scale values (standard deviation
 // about 21): 100 bounds it with room, hence atol (G-1)·G·100/256 and rtol (G-1)/128.
 std::optional<aisp::Tolerance> DdpBackwardProblem::tolerance() const {
-  if (gpus_ <= 2) return std::nullopt;
+  if (gpus_ <= 2)
+    return std::nullopt;
   const double roundings = gpus_ - 1;
   return aisp::Tolerance{roundings / 128.0, roundings * gpus_ * 100.0 / 256.0,
                          "more than 2 GPUs: bucketed and per-tensor all-reduces chunk the "
@@ -165,8 +167,9 @@ aisp::Workload DdpBackwardProblem::workload() const {
 
 // Row-major matrices seen by column-major cuBLAS as their transposes: X_l (kTokens × kDim) is
 // X_lᵀ with leading dimension kDim, and so are dY_l, W_l and dW_l.
-//   dW (out × in, row-major) = dYᵀ·X  <=>  dWᵀ (in × out) = Xᵀ · (dYᵀ)ᵀ: gemm(N, T, in, out, tokens)
-//   dX (tokens × in)         = dY·W   <=>  dXᵀ (in × tokens) = Wᵀ · dYᵀ:  gemm(N, N, in, tokens, out)
+//   dW (out × in, row-major) = dYᵀ·X  <=>  dWᵀ (in × out) = Xᵀ · (dYᵀ)ᵀ: gemm(N, T, in, out,
+//   tokens) dX (tokens × in)         = dY·W   <=>  dXᵀ (in × tokens) = Wᵀ · dYᵀ:  gemm(N, N, in,
+//   tokens, out)
 void DdpBackwardProblem::enqueue_weight_grad(int gpu, int layer) const {
   const auto g = static_cast<std::size_t>(gpu);
   const auto l = static_cast<std::size_t>(layer);

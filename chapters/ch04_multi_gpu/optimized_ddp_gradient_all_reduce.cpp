@@ -53,7 +53,8 @@ class DdpBucketedOverlappedAllReduce : public DdpBackwardProblem {
     const std::vector<cudaStream_t>& compute = gpu_streams();
     int bucket = 0;
     for (int layer = kLayers - 1; layer >= 0; --layer) {
-      for (int d = 0; d < gpus(); ++d) enqueue_weight_grad(d, layer);
+      for (int d = 0; d < gpus(); ++d)
+        enqueue_weight_grad(d, layer);
       // Bucket `bucket` holds layers [first, first + count); it is complete once the dW of its
       // lowest layer is queued (backward order runs down the layers).
       const int first = std::max(0, kLayers - (bucket + 1) * kLayersPerBucket);
@@ -69,7 +70,8 @@ class DdpBucketedOverlappedAllReduce : public DdpBackwardProblem {
         all_reduce_layers(first, count, comm_streams_);
         ++bucket;
       }
-      for (int d = 0; d < gpus(); ++d) enqueue_input_grad(d, layer);
+      for (int d = 0; d < gpus(); ++d)
+        enqueue_input_grad(d, layer);
     }
     mark_backward_end(ctx);
     // Join: each GPU's stream waits for its communication stream's last all-reduce, so the
@@ -84,9 +86,12 @@ class DdpBucketedOverlappedAllReduce : public DdpBackwardProblem {
 
  private:
   void release_streams() noexcept {
-    for (cudaEvent_t event : bucket_ready_) cudaEventDestroy(event);
-    for (cudaEvent_t event : comm_done_) cudaEventDestroy(event);
-    for (cudaStream_t stream : comm_streams_) cudaStreamDestroy(stream);
+    for (cudaEvent_t event : bucket_ready_)
+      cudaEventDestroy(event);
+    for (cudaEvent_t event : comm_done_)
+      cudaEventDestroy(event);
+    for (cudaStream_t stream : comm_streams_)
+      cudaStreamDestroy(stream);
     bucket_ready_.clear();
     comm_done_.clear();
     comm_streams_.clear();

@@ -10,8 +10,8 @@
 namespace aisp::ch04 {
 namespace {
 
-aisp::Tensor device_tensor(aisp::Context& ctx, const std::string& name, int gpu,
-                           std::size_t count, aisp::Role role) {
+aisp::Tensor device_tensor(aisp::Context& ctx, const std::string& name, int gpu, std::size_t count,
+                           aisp::Role role) {
   return ctx.alloc(name + "_" + std::to_string(gpu), aisp::DType::f32, count, role,
                    aisp::Memory::device, gpu);
 }
@@ -29,7 +29,8 @@ aisp::Signature Zero2OptimizerProblem::signature() const {
   aisp::Signature s;
   s.set("params", kParams).set("dtype", aisp::DType::f32).set("optimizer", "adamw");
   s.set("step", kStep);
-  if (gpus_ > 0) s.set("gpus", gpus_);  // known once setup has seen the run's GPUs
+  if (gpus_ > 0)
+    s.set("gpus", gpus_);  // known once setup has seen the run's GPUs
   return s;
 }
 
@@ -58,8 +59,10 @@ void Zero2OptimizerProblem::setup(aisp::Context& ctx) {
                             "the GPU count must divide 2^24; this run has " +
                             std::to_string(gpus_) + " GPUs: give a power of two with --gpus");
   comms_.clear();
-  for (int d = 0; d < gpus_; ++d) comms_.push_back(ctx.nccl(d));  // Unavailable without NCCL
-  for (auto* list : {&grads_, &params_, &m_, &v_, &params_out_, &m_out_, &v_out_}) list->clear();
+  for (int d = 0; d < gpus_; ++d)
+    comms_.push_back(ctx.nccl(d));  // Unavailable without NCCL
+  for (auto* list : {&grads_, &params_, &m_, &v_, &params_out_, &m_out_, &v_out_})
+    list->clear();
   const std::size_t s = shard();
   for (int d = 0; d < gpus_; ++d) {
     grads_.push_back(device_tensor(ctx, "grad", d, kParams, aisp::Role::input));
@@ -104,7 +107,8 @@ std::vector<aisp::Tensor> Zero2OptimizerProblem::outputs() const {
 // most for gradients in [-1, 1) even where v̂ is small (atol 1e-4 leaves room for the wider
 // inputs verification also tries). Not yet run on more than 2 GPUs.
 std::optional<aisp::Tolerance> Zero2OptimizerProblem::tolerance() const {
-  if (gpus_ <= 2) return std::nullopt;
+  if (gpus_ <= 2)
+    return std::nullopt;
   return aisp::Tolerance{1e-5 * gpus_, 1e-4,
                          "more than 2 GPUs: all-reduce and reduce-scatter may add an element's "
                          "G gradients in another order, G-1 fp32 roundings of partial sums; the "
