@@ -15,15 +15,17 @@
 //      50% (nvcc build) and 58% (NVRTC build) of the copy ceiling, SMs 73-77% busy (ncu, run
 //      20261123-221611-1308).
 //   v2 ~34 (erf by Abramowitz & Stegun 7.1.26, one cvt per two outputs, the mask on packed
-//      pairs): 54% and 70% (runs 20261123-223818-95c9, 20261124-012429-e067; SMs 66% and 78%
-//      busy, DRAM 48% and 62%). One block per row: each row's x and then its mask were loaded
-//      only when its block started and reached the output pass, so every row waited on HBM
-//      twice, and the 5 (nvcc: 96 registers, sized for 8192-element rows) or 9 (NVRTC: 56)
-//      blocks per SM left HBM idle while they reduced and computed.
-//   v3 (this one) ~27 (PTX of the NVRTC build, per element of a row: 9 fma, 5 mul, 2 MUFU, ~5
-//      for unpacking x, gamma and beta, ~2 for mask and packing, ~3 sums and loads; moves,
-//      negations and absolute values excluded, as they become operand modifiers or vanish in
-//      register allocation). What changed:
+//      pairs): 54% and 70% (runs 20261123-223818-95c9 and 20261124-012429-e067; the first
+//      profiled: SMs 66% and 78% busy, DRAM 48% and 62%). One block per row: each row's x and
+//      then its mask were loaded only when its block started and when it reached the output
+//      pass, so each block waited on HBM twice per row, with 5 (nvcc: 96 registers, sized for
+//      8192-element rows) or 9 (NVRTC: 56) blocks per SM to cover the waits.
+//   v3 (this one) ~30, counted as v2's was (PTX of the kCols = 4096 build, moves excluded; per
+//      element: 9 fma, 5 mul, 2 MUFU, 1 sub, ~1.5 add, ~5 unpacking x, gamma and beta, ~1 mask and
+//      packing, 1 negation and 1 absolute value that become operand modifiers in SASS, ~1.5
+//      loads, stores, shuffles and addresses; NVVM unpacks x twice rather than keep 32 floats
+//      live, and copies the next row's registers into the current ones once per row, moves not
+//      counted here). What changed:
 //      - a persistent grid (as many blocks as fit, each walking rows blockIdx.x, +gridDim.x, ...)
 //        in which each block issues the loads of its next row's x and mask before it starts on
 //        the current row's sums: every row's loads have a whole row of work to arrive in, and
