@@ -1,9 +1,9 @@
 // The problem both rope_kv_append variants solve: one chunked-prefill step of 32 sequences, 64
 // new tokens each, 32 query heads and 8 KV heads of 128 dims (BF16): rotary position embedding
-// (kv_cache_kernels.cuh: RoPE, rotate-half form, base 10000) applied to Q and K at each token's
-// position (sequence b's chunk starts at 1024 + 224·b), Q kept for attention and K and V written
-// into the step's four 16-token pages per sequence of the paged cache, scattered by the block
-// table. The baseline runs RoPE and the cache append as two kernels (K rotated into a scratch
+// (rope_kv_append_kernels.cuh: RoPE, rotate-half form, base 10000) applied to Q and K at each
+// token's position (sequence b's chunk starts at 1024 + 224·b), Q kept for attention and K and V
+// written into the step's four 16-token pages per sequence of the paged cache, scattered by the
+// block table. The baseline runs RoPE and the cache append as two kernels (K rotated into a scratch
 // tensor in between); the optimized variant fuses them.
 // Inputs "q" [32, 64, 32, 128], "k", "v" [32, 64, 8, 128], "first_position" [32],
 // "block_table" [32, 4]. Outputs "q_rot" (as q), "k_pages", "v_pages" [128 pages, 8, 16, 128]
@@ -23,7 +23,7 @@
 #include <random>
 #include <vector>
 
-#include "kv_cache_kernels.cuh"
+#include "rope_kv_append_kernels.cuh"
 
 namespace aisp::ch13 {
 
