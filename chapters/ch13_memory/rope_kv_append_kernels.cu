@@ -7,7 +7,8 @@
 //
 // One block of 64 threads per token (sequence b, step token c): 2048 blocks for the ch13 step,
 // all resident at once on 132 SMs (16 blocks of 64 threads per SM fit at <= 64 registers:
-// __launch_bounds__ below). Why per token: the rotation angle depends on the position and the
+// __launch_bounds__ below; ptxas: 64, 54 and 64 registers for the RoPE, append and fused kernels
+// at sm_90a, no spills). Why per token: the rotation angle depends on the position and the
 // dimension only, so the token's 32 Q and 8 K head rows share one set of 64 (cos, sin) pairs.
 //  - A thread owns chunk j = threadIdx.x % 8 of the pairs (i, i + 64), i in [8j, 8j + 8): one
 //    16-byte load of x[8j .. 8j+7] and one of x[64+8j .. 64+8j+7] per head row, so rotate-half
@@ -16,11 +17,12 @@
 //    whole. A copied row (V, or the append kernel's rows) takes the same path, unrotated.
 //  - A thread's rows are threadIdx.x / 8 + 8n (5 in the RoPE kernel, 6 in the fused one, 2 in
 //    the append kernel), all with the same chunk j: its 8 angles are computed once, in
-//    registers, before the rows (8 exp2f + 8 sincosf, FP32, the same code in every kernel). That
-//    is 512 sincosf per block for 20-24 KiB moved, roughly one instruction per byte, under the
-//    ~7 thread-instructions per byte an SM can issue while HBM streams at full speed. (A table of
-//    inv_freq would save only the 8 exp2f; the sincosf per dimension and position is the cost,
-//    and it is already shared by the token's 40 rotated rows.)
+//    registers, while its first loads are in flight (8 exp2f + 8 sincosf, FP32, the same code in
+//    every kernel; the append kernel computes none). That is 512 sincosf per block for 20-24 KiB
+//    moved, under one instruction per byte, where an SM can issue ~7-8 thread-instructions per
+//    byte while HBM streams at full speed. (A table of inv_freq would save only the 8 exp2f; the
+//    sincosf per dimension and position is the cost, and it is already shared by the token's 40
+//    rotated rows.)
 //  - Loads are issued in batches of 3 rows (6 loads, 96 B per thread) before the batch's first
 //    store: ~1000 threads per SM × 96 B is ~96 KB in flight per SM, several times what HBM's
 //    latency-bandwidth product needs (~30-40 KB per SM).
@@ -156,43 +158,56 @@ __device__ __forceinline__ RowAt row_at(const TokenRows& rows, int r) {
   return {rows.run[2], r - rows.run[1].rows};
 }
 
-// This thread's part of one token's work: chunk j = threadIdx.x % 8 of both halves of rows
-// threadIdx.x / 8 + 8n, rotated with the angles `a` (the thread's chunk) where the run rotates.
-// All the loads of a batch of kBatch rows are issued before the batch's first store.
-__device__ __forceinline__ void process_token(const TokenRows& rows, const ChunkAngles& a) {
-  const int j = static_cast<int>(threadIdx.x) % kPairChunks;
+// A batch of this thread's rows: rows first + 8n, n < kBatch, chunk j of both halves.
+struct RowBatch {
+  uint4 lo[kBatch], hi[kBatch];
+};
+__device__ __forceinline__ void load_batch(const TokenRows& rows, int first, int j, RowBatch& b) {
   const int total = rows.total();
-  for (int first = static_cast<int>(threadIdx.x) / kPairChunks; first < total;
-       first += kBatch * kRowStride) {
-    uint4 lo[kBatch], hi[kBatch];
 #pragma unroll
-    for (int n = 0; n < kBatch; ++n) {
-      const int r = first + n * kRowStride;
-      if (r < total) {
-        const RowAt at = row_at(rows, r);
-        const __nv_bfloat16* src = at.run.src + static_cast<long long>(at.h) * kHeadDim;
-        lo[n] = load_chunk(src + j * kChunk);
-        hi[n] = load_chunk(src + kHalf + j * kChunk);
-      }
+  for (int n = 0; n < kBatch; ++n) {
+    const int r = first + n * kRowStride;
+    if (r < total) {
+      const RowAt at = row_at(rows, r);
+      const __nv_bfloat16* src = at.run.src + static_cast<long long>(at.h) * kHeadDim;
+      b.lo[n] = load_chunk(src + j * kChunk);
+      b.hi[n] = load_chunk(src + kHalf + j * kChunk);
     }
+  }
+}
+__device__ __forceinline__ void store_batch(const TokenRows& rows, int first, int j,
+                                            const ChunkAngles& a, RowBatch& b) {
+  const int total = rows.total();
 #pragma unroll
-    for (int n = 0; n < kBatch; ++n) {
-      const int r = first + n * kRowStride;
-      if (r < total) {
-        const RowAt at = row_at(rows, r);
-        if (at.run.rotate)
-          rotate_chunk(a, lo[n], hi[n]);
-        __nv_bfloat16* dst = at.run.dst + at.h * at.run.dst_head_stride;
-        store_chunk(dst + j * kChunk, lo[n]);
-        store_chunk(dst + kHalf + j * kChunk, hi[n]);
-      }
+  for (int n = 0; n < kBatch; ++n) {
+    const int r = first + n * kRowStride;
+    if (r < total) {
+      const RowAt at = row_at(rows, r);
+      if (at.run.rotate)
+        rotate_chunk(a, b.lo[n], b.hi[n]);
+      __nv_bfloat16* dst = at.run.dst + at.h * at.run.dst_head_stride;
+      store_chunk(dst + j * kChunk, b.lo[n]);
+      store_chunk(dst + kHalf + j * kChunk, b.hi[n]);
     }
   }
 }
 
-__device__ __forceinline__ ChunkAngles thread_angles(const RopeStep& step, const TokenOfBlock& at) {
-  return chunk_angles(step.first_position[at.b] + at.c,
-                      static_cast<int>(threadIdx.x) % kPairChunks);
+// This thread's part of one token's work: chunk j = threadIdx.x % 8 of both halves of rows
+// threadIdx.x / 8 + 8n, rotated where the run rotates with the angles of chunk j at `position`.
+// All the loads of a batch of kBatch rows are issued before the batch's first store, and the
+// first batch's loads before the angles are computed (the sincosf then overlap their latency).
+template <bool kRotates>
+__device__ __forceinline__ void process_token(const TokenRows& rows, int position) {
+  const int j = static_cast<int>(threadIdx.x) % kPairChunks;
+  const int first = static_cast<int>(threadIdx.x) / kPairChunks;
+  RowBatch batch;
+  load_batch(rows, first, j, batch);
+  const ChunkAngles a = kRotates ? chunk_angles(position, j) : ChunkAngles{};
+  store_batch(rows, first, j, a, batch);
+  for (int next = first + kBatch * kRowStride; next < rows.total(); next += kBatch * kRowStride) {
+    load_batch(rows, next, j, batch);
+    store_batch(rows, next, j, a, batch);
+  }
 }
 
 // Separate path, kernel 1: the token's Q rows rotated into q_rot, its K rows into k_rot
@@ -206,7 +221,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   TokenRows rows;
   rows.run[0] = {q + q_row, q_rot + q_row, kHeadDim, step.q_heads, true};
   rows.run[1] = {k + kv_row, k_rot + kv_row, kHeadDim, step.kv_heads, true};
-  process_token(rows, thread_angles(step, at));
+  process_token<true>(rows, step.first_position[at.b] + at.c);
 }
 
 // Separate path, kernel 2: the token's rotated K rows and its V rows copied into their page
@@ -223,7 +238,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   TokenRows rows;
   rows.run[0] = {k_rot + kv_row, k_pages + page_row, head_stride, step.kv_heads, false};
   rows.run[1] = {v + kv_row, v_pages + page_row, head_stride, step.kv_heads, false};
-  process_token(rows, ChunkAngles{});
+  process_token<false>(rows, 0);
 }
 
 // Fused: the token's Q rows rotated into q_rot, its K rows rotated straight into their page
@@ -245,7 +260,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   rows.run[0] = {q + q_row, q_rot + q_row, kHeadDim, step.q_heads, true};
   rows.run[1] = {k + kv_row, k_pages + page_row, head_stride, step.kv_heads, true};
   rows.run[2] = {v + kv_row, v_pages + page_row, head_stride, step.kv_heads, false};
-  process_token(rows, thread_angles(step, at));
+  process_token<true>(rows, step.first_position[at.b] + at.c);
 }
 
 void check_aligned(const void* p, const char* name) {
