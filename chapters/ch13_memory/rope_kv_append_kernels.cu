@@ -5,31 +5,30 @@
 // kernel Q, K and V rows (K rotated into its pages, V copied). So the two-kernel baseline is
 // written exactly as well as the fused kernel, and the pair measures the fusion alone.
 //
-// One block of 64 threads per token (sequence b, step token c): 2048 blocks for the ch13 step,
-// all resident at once on 132 SMs (16 blocks of 64 threads per SM fit at <= 64 registers:
-// __launch_bounds__ below; ptxas: 64, 54 and 64 registers for the RoPE, append and fused kernels
-// at sm_90a, no spills). Why per token: the rotation angle depends on the position and the
-// dimension only, so the token's 32 Q and 8 K head rows share one set of 64 (cos, sin) pairs.
-//  - A thread owns chunk j = threadIdx.x % 8 of the pairs (i, i + 64), i in [8j, 8j + 8): one
-//    16-byte load of x[8j .. 8j+7] and one of x[64+8j .. 64+8j+7] per head row, so rotate-half
-//    pairs sit in the same thread (no shuffles) and every access is 16 bytes. Eight consecutive
-//    threads cover a 256-byte row, so each warp-wide load or store covers four 128-byte lines
-//    whole. A copied row (V, or the append kernel's rows) takes the same path, unrotated.
-//  - A thread's rows are threadIdx.x / 8 + 8n (5 in the RoPE kernel, 6 in the fused one, 2 in
-//    the append kernel), all with the same chunk j: its 8 angles are computed once, in
-//    registers, while its first loads are in flight (8 exp2f + 8 sincosf, FP32, the same code in
-//    every kernel; the append kernel computes none). That is 512 sincosf per block for 20-24 KiB
-//    moved, under one instruction per byte, where an SM can issue ~7-8 thread-instructions per
-//    byte while HBM streams at full speed. (A table of inv_freq would save only the 8 exp2f; the
-//    sincosf per dimension and position is the cost, and it is already shared by the token's 40
-//    rotated rows.)
+// 64 threads per token (sequence b, step token c), 4 tokens per block of 256 threads: 512 blocks
+// for the ch13 step's 2048 tokens, all resident at once on 132 SMs (4 blocks of 256 threads per
+// SM fit at <= 64 registers: __launch_bounds__ below; ptxas at sm_90a: 63, 56 and 64 registers
+// for the RoPE, append and fused kernels, no spills).
+//  - A thread (t of its token's 64) owns chunk j = t % 8 of the pairs (i, i + 64), i in
+//    [8j, 8j + 8): one 16-byte load of x[8j .. 8j+7] and one of x[64+8j .. 64+8j+7] per head
+//    row, so rotate-half pairs sit in the same thread (no shuffles) and every access is 16
+//    bytes. Eight consecutive threads cover a 256-byte row, so each warp-wide load or store
+//    covers four 128-byte lines whole. A copied row (V, or the append kernel's rows) takes the
+//    same path, unrotated. A thread's rows are t / 8 + 8n: 5 in the RoPE kernel, 6 in the fused
+//    one, 2 in the append kernel.
+//  - Angles: the rotation angle depends on the position and the dimension only, so a token's 40
+//    rotated head rows share its 64 (cos, sin) pairs. Thread t computes dimension t's (one exp2f
+//    for inv_freq, one sincosf, FP32, the same code in every kernel) into a 512-byte table in
+//    shared memory, then a barrier: 64 sincosf per token, none in the append kernel. The first
+//    loads are issued before, so the angles and the barrier overlap their latency.
 //  - Loads are issued in batches of 3 rows (6 loads, 96 B per thread) before the batch's first
-//    store: ~1000 threads per SM × 96 B is ~96 KB in flight per SM, several times what HBM's
+//    store: 1024 threads per SM × 96 B is ~96 KB in flight per SM, more than HBM's
 //    latency-bandwidth product needs (~30-40 KB per SM).
 //  - Page writes: a token's K (or V) row of head h goes to row c % 16 of page
-//    block_table[b][c / 16], head h: one block-table read per block, and each head row is 256
-//    contiguous bytes in the pool, so the scattered pages cost no coalescing.
-//  - 32-bit index math per block (the old kernels divided 64-bit thread indices per element).
+//    block_table[b][c / 16], head h: one block-table read per thread (the same address for the
+//    token's 64 threads), and each head row is 256 contiguous bytes in the pool, so the scattered
+//    pages cost no coalescing.
+//  - 32-bit index math per token (the first version divided 64-bit thread indices per element).
 #include <cuda_bf16.h>
 
 #include <cstdint>
@@ -45,13 +44,16 @@ using attention::PagedKvLayout;
 
 constexpr int kHeadDim = 128;
 constexpr int kHalf = kHeadDim / 2;
-constexpr int kChunk = 8;                           // BF16 elements per 16-byte access
-constexpr int kPairChunks = kHalf / kChunk;         // threads per head row in the RoPE kernels (8)
-constexpr int kThreads = 64;                        // one block per token
-constexpr int kRowStride = kThreads / kPairChunks;  // head rows between a thread's rows (8)
-constexpr int kBatch = 3;            // head rows whose loads a thread issues before it stores any
-constexpr int kMinBlocksPerSm = 16;  // 2048 token blocks resident on 132 SMs: <= 64 registers
-static_assert(kThreads % kPairChunks == 0, "a thread keeps its pair chunk (and its angles)");
+constexpr int kChunk = 8;                    // BF16 elements per 16-byte access
+constexpr int kPairChunks = kHalf / kChunk;  // threads per head row in the RoPE kernels (8)
+constexpr int kThreadsPerToken = 64;
+constexpr int kTokensPerBlock = 4;
+constexpr int kThreads = kThreadsPerToken * kTokensPerBlock;
+constexpr int kRowStride = kThreadsPerToken / kPairChunks;  // rows between a thread's rows (8)
+constexpr int kBatch = 3;           // head rows whose loads a thread issues before it stores any
+constexpr int kMinBlocksPerSm = 4;  // the ch13 step's 512 blocks resident on 132 SMs: <= 64 regs
+static_assert(kThreadsPerToken % kPairChunks == 0, "a thread keeps its chunk of every row");
+static_assert(kThreadsPerToken == kHalf, "each thread of a token computes one dimension's angle");
 
 // 16-byte global accesses. Explicitly global (ld.global.nc / st.global): the row pointers reach
 // the loop through a struct, where the compiler no longer knows they point to global memory.
@@ -62,23 +64,21 @@ __device__ __forceinline__ void store_chunk(__nv_bfloat16* p, uint4 v) {
   __stwb(reinterpret_cast<uint4*>(p), v);
 }
 
-// cos and sin of the angles of dimensions 8j .. 8j+7 at one position. FP32, the same in every
-// kernel: inv_freq = 2^(−(2i/D)·log2 10000), angle = position · inv_freq.
-struct ChunkAngles {
-  float cos[kChunk];
-  float sin[kChunk];
+// (cos, sin) of the angles of one token's 64 dimensions, in shared memory: entry [e][j] is
+// dimension i = 8j + e, so the 8 chunks' threads reading element e read 8 consecutive float2
+// (one 64-byte span: no bank conflicts, the 4 rows of a warp broadcast).
+struct TokenAngles {
+  float2 cos_sin[kChunk][kPairChunks];
 };
-__device__ __forceinline__ ChunkAngles chunk_angles(int position, int chunk) {
+// Dimension i's angle at `position`, FP32, the same in every kernel: inv_freq =
+// 2^(−(2i/D)·log2 10000), angle = position · inv_freq.
+__device__ __forceinline__ float2 cos_sin_of(int position, int i) {
   constexpr float kLog2Base = 13.287712379549449f;  // log2(10000)
-  ChunkAngles a;
-#pragma unroll
-  for (int e = 0; e < kChunk; ++e) {
-    const int i = chunk * kChunk + e;
-    const float inv_freq =
-        exp2f(-(2.0f * static_cast<float>(i) / static_cast<float>(kHeadDim)) * kLog2Base);
-    sincosf(static_cast<float>(position) * inv_freq, &a.sin[e], &a.cos[e]);
-  }
-  return a;
+  const float inv_freq =
+      exp2f(-(2.0f * static_cast<float>(i) / static_cast<float>(kHeadDim)) * kLog2Base);
+  float s, c;
+  sincosf(static_cast<float>(position) * inv_freq, &s, &c);
+  return make_float2(c, s);
 }
 
 // One element pair in FP32 with explicit roundings (no contraction left to the compiler, so
@@ -90,16 +90,17 @@ __device__ __forceinline__ void rotate_pair(float lo, float hi, float c, float s
 }
 
 // Rotates chunk j of a row's two halves in place: lo = x[8j .. 8j+7], hi = x[64+8j .. 64+8j+7].
-__device__ __forceinline__ void rotate_chunk(const ChunkAngles& a, uint4& lo, uint4& hi) {
+__device__ __forceinline__ void rotate_chunk(const TokenAngles& a, int j, uint4& lo, uint4& hi) {
   unsigned* lo_words = reinterpret_cast<unsigned*>(&lo);
   unsigned* hi_words = reinterpret_cast<unsigned*>(&hi);
 #pragma unroll
   for (int w = 0; w < 4; ++w) {
     const float2 x = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&lo_words[w]));
     const float2 y = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&hi_words[w]));
+    const float2 cs0 = a.cos_sin[2 * w][j], cs1 = a.cos_sin[2 * w + 1][j];
     float2 x_out, y_out;
-    rotate_pair(x.x, y.x, a.cos[2 * w], a.sin[2 * w], x_out.x, y_out.x);
-    rotate_pair(x.y, y.y, a.cos[2 * w + 1], a.sin[2 * w + 1], x_out.y, y_out.y);
+    rotate_pair(x.x, y.x, cs0.x, cs0.y, x_out.x, y_out.x);
+    rotate_pair(x.y, y.y, cs1.x, cs1.y, x_out.y, y_out.y);
     const __nv_bfloat162 x_bf = __float22bfloat162_rn(x_out);
     const __nv_bfloat162 y_bf = __float22bfloat162_rn(y_out);
     lo_words[w] = *reinterpret_cast<const unsigned*>(&x_bf);
@@ -107,20 +108,27 @@ __device__ __forceinline__ void rotate_chunk(const ChunkAngles& a, uint4& lo, ui
   }
 }
 
-// The token this block handles: its sequence, its index in the step, and its row in
-// [sequences, tokens, ...] tensors (b · tokens + c).
-struct TokenOfBlock {
+// The token this thread works on (the block's tokens take 64 threads each): its sequence, its
+// index in the step, and its row in [sequences, tokens, ...] tensors (b · tokens + c); `valid`
+// is false in the last block's threads past the step's last token.
+struct TokenOfThread {
   int b, c;
   long long row;
+  bool valid;
 };
-__device__ __forceinline__ TokenOfBlock token_of_block(const RopeStep& step) {
-  const int index = static_cast<int>(blockIdx.x);
-  return {index / step.tokens, index % step.tokens, index};
+__device__ __forceinline__ TokenOfThread token_of_thread(const RopeStep& step) {
+  const int index = static_cast<int>(blockIdx.x) * kTokensPerBlock +
+                    static_cast<int>(threadIdx.x) / kThreadsPerToken;
+  return {index / step.tokens, index % step.tokens, index, index < step.sequences * step.tokens};
+}
+// The thread's index among its token's 64 threads.
+__device__ __forceinline__ int thread_in_token() {
+  return static_cast<int>(threadIdx.x) % kThreadsPerToken;
 }
 
 // Where the token's K/V head rows go in the pool: head h at the returned offset + h · page_size ·
-// D (one block-table read per block).
-__device__ __forceinline__ long long page_row_offset(const TokenOfBlock& at,
+// D (one block-table read per thread, the same address for the token's 64 threads).
+__device__ __forceinline__ long long page_row_offset(const TokenOfThread& at,
                                                      const int* __restrict__ block_table,
                                                      const PagedKvLayout& layout) {
   const int page = block_table[at.b * layout.max_pages_per_sequence + at.c / layout.page_size];
@@ -175,16 +183,17 @@ __device__ __forceinline__ void load_batch(const TokenRows& rows, int first, int
     }
   }
 }
+template <bool kRotates>
 __device__ __forceinline__ void store_batch(const TokenRows& rows, int first, int j,
-                                            const ChunkAngles& a, RowBatch& b) {
+                                            const TokenAngles* angles, RowBatch& b) {
   const int total = rows.total();
 #pragma unroll
   for (int n = 0; n < kBatch; ++n) {
     const int r = first + n * kRowStride;
     if (r < total) {
       const RowAt at = row_at(rows, r);
-      if (at.run.rotate)
-        rotate_chunk(a, b.lo[n], b.hi[n]);
+      if (kRotates && at.run.rotate)
+        rotate_chunk(*angles, j, b.lo[n], b.hi[n]);
       __nv_bfloat16* dst = at.run.dst + at.h * at.run.dst_head_stride;
       store_chunk(dst + j * kChunk, b.lo[n]);
       store_chunk(dst + kHalf + j * kChunk, b.hi[n]);
@@ -192,21 +201,32 @@ __device__ __forceinline__ void store_batch(const TokenRows& rows, int first, in
   }
 }
 
-// This thread's part of one token's work: chunk j = threadIdx.x % 8 of both halves of rows
-// threadIdx.x / 8 + 8n, rotated where the run rotates with the angles of chunk j at `position`.
-// All the loads of a batch of kBatch rows are issued before the batch's first store, and the
-// first batch's loads before the angles are computed (the sincosf then overlap their latency).
+// This thread's part of one token's work: chunk j = t % 8 of both halves of rows t / 8 + 8n
+// (t = thread_in_token()), rotated where the run rotates. Where the kernel rotates, each of the
+// token's 64 threads first computes the angle of dimension t at `position` into `angles` (one
+// sincosf per dimension and token); a block-wide barrier follows, so every thread of the block
+// calls this, `valid` or not. All the loads of a batch of kBatch rows are issued before the
+// batch's first store, the first batch's before the angles (whose latency they then overlap).
 template <bool kRotates>
-__device__ __forceinline__ void process_token(const TokenRows& rows, int position) {
-  const int j = static_cast<int>(threadIdx.x) % kPairChunks;
-  const int first = static_cast<int>(threadIdx.x) / kPairChunks;
+__device__ __forceinline__ void process_token(const TokenRows& rows, bool valid, int position,
+                                              TokenAngles* angles) {
+  const int t = thread_in_token();
+  const int j = t % kPairChunks;
+  const int first = t / kPairChunks;
   RowBatch batch;
-  load_batch(rows, first, j, batch);
-  const ChunkAngles a = kRotates ? chunk_angles(position, j) : ChunkAngles{};
-  store_batch(rows, first, j, a, batch);
+  if (valid)
+    load_batch(rows, first, j, batch);
+  if constexpr (kRotates) {
+    if (valid)
+      angles->cos_sin[t % kChunk][t / kChunk] = cos_sin_of(position, t);
+    __syncthreads();
+  }
+  if (!valid)
+    return;
+  store_batch<kRotates>(rows, first, j, angles, batch);
   for (int next = first + kBatch * kRowStride; next < rows.total(); next += kBatch * kRowStride) {
     load_batch(rows, next, j, batch);
-    store_batch(rows, next, j, a, batch);
+    store_batch<kRotates>(rows, next, j, angles, batch);
   }
 }
 
@@ -215,13 +235,15 @@ __device__ __forceinline__ void process_token(const TokenRows& rows, int positio
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     rope_qk(RopeStep step, const __nv_bfloat16* __restrict__ q, const __nv_bfloat16* __restrict__ k,
             __nv_bfloat16* __restrict__ q_rot, __nv_bfloat16* __restrict__ k_rot) {
-  const TokenOfBlock at = token_of_block(step);
+  __shared__ TokenAngles angles[kTokensPerBlock];
+  const TokenOfThread at = token_of_thread(step);
   const long long q_row = at.row * step.q_heads * kHeadDim;
   const long long kv_row = at.row * step.kv_heads * kHeadDim;
   TokenRows rows;
   rows.run[0] = {q + q_row, q_rot + q_row, kHeadDim, step.q_heads, true};
   rows.run[1] = {k + kv_row, k_rot + kv_row, kHeadDim, step.kv_heads, true};
-  process_token<true>(rows, step.first_position[at.b] + at.c);
+  const int position = at.valid ? step.first_position[at.b] + at.c : 0;
+  process_token<true>(rows, at.valid, position, &angles[threadIdx.x / kThreadsPerToken]);
 }
 
 // Separate path, kernel 2: the token's rotated K rows and its V rows copied into their page
@@ -231,14 +253,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
                       const __nv_bfloat16* __restrict__ v, __nv_bfloat16* __restrict__ k_pages,
                       __nv_bfloat16* __restrict__ v_pages, const int* __restrict__ block_table,
                       PagedKvLayout layout) {
-  const TokenOfBlock at = token_of_block(step);
+  const TokenOfThread at = token_of_thread(step);
+  if (!at.valid)
+    return;  // no barrier in this kernel: threads past the last token may leave
   const long long kv_row = at.row * step.kv_heads * kHeadDim;
   const long long page_row = page_row_offset(at, block_table, layout);
   const long long head_stride = static_cast<long long>(layout.page_size) * kHeadDim;
   TokenRows rows;
   rows.run[0] = {k_rot + kv_row, k_pages + page_row, head_stride, step.kv_heads, false};
   rows.run[1] = {v + kv_row, v_pages + page_row, head_stride, step.kv_heads, false};
-  process_token<false>(rows, 0);
+  process_token<false>(rows, true, 0, nullptr);  // nothing rotated: no angles
 }
 
 // Fused: the token's Q rows rotated into q_rot, its K rows rotated straight into their page
@@ -251,16 +275,18 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
                       __nv_bfloat16* __restrict__ q_rot, __nv_bfloat16* __restrict__ k_pages,
                       __nv_bfloat16* __restrict__ v_pages, const int* __restrict__ block_table,
                       PagedKvLayout layout) {
-  const TokenOfBlock at = token_of_block(step);
+  __shared__ TokenAngles angles[kTokensPerBlock];
+  const TokenOfThread at = token_of_thread(step);
   const long long q_row = at.row * step.q_heads * kHeadDim;
   const long long kv_row = at.row * step.kv_heads * kHeadDim;
-  const long long page_row = page_row_offset(at, block_table, layout);
+  const long long page_row = at.valid ? page_row_offset(at, block_table, layout) : 0;
   const long long head_stride = static_cast<long long>(layout.page_size) * kHeadDim;
   TokenRows rows;
   rows.run[0] = {q + q_row, q_rot + q_row, kHeadDim, step.q_heads, true};
   rows.run[1] = {k + kv_row, k_pages + page_row, head_stride, step.kv_heads, true};
   rows.run[2] = {v + kv_row, v_pages + page_row, head_stride, step.kv_heads, false};
-  process_token<true>(rows, step.first_position[at.b] + at.c);
+  const int position = at.valid ? step.first_position[at.b] + at.c : 0;
+  process_token<true>(rows, at.valid, position, &angles[threadIdx.x / kThreadsPerToken]);
 }
 
 void check_aligned(const void* p, const char* name) {
@@ -279,10 +305,10 @@ void check_step(const RopeStep& step) {
                                 std::to_string(step.sequences) + ", tokens " +
                                 std::to_string(step.tokens) + ", kv_heads " +
                                 std::to_string(step.kv_heads) + ")");
-  if (static_cast<long long>(step.sequences) * step.tokens > 0x7fffffffLL)
+  if (static_cast<long long>(step.sequences) * step.tokens > 0x7fffffffLL - kTokensPerBlock)
     throw std::invalid_argument("rope_kv_append kernels: " + std::to_string(step.sequences) +
                                 " × " + std::to_string(step.tokens) +
-                                " tokens exceed one block per token (2^31 - 1 blocks)");
+                                " tokens exceed the 32-bit token index");
   if (step.first_position == nullptr)
     throw std::invalid_argument("rope_kv_append kernels: first_position is null");
 }
@@ -303,7 +329,8 @@ void check_pages(const RopeStep& step, const PagedKvLayout& layout) {
 }
 
 unsigned token_blocks(const RopeStep& step) {
-  return static_cast<unsigned>(step.sequences) * static_cast<unsigned>(step.tokens);
+  const long long tokens = static_cast<long long>(step.sequences) * step.tokens;
+  return static_cast<unsigned>((tokens + kTokensPerBlock - 1) / kTokensPerBlock);
 }
 
 }  // namespace
