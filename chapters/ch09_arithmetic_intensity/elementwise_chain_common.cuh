@@ -54,8 +54,10 @@ class ElementwiseChainProblem : public aisp::Benchmark {
  public:
   static constexpr std::size_t kCount = std::size_t{1} << 26;
   static constexpr int kThreads = 256;
-  // Each thread moves two float4 (32 bytes in flight per thread, all loads issued before the
-  // first operation); one pass over the array, no grid-stride loop (chapter 7's fastest copy).
+  // A tile is kVecsPerBlock float4: two per thread (32 bytes in flight per thread, both loads
+  // issued before the first operation). The baseline's kernels give each block one tile, one pass
+  // over the array with no grid-stride loop (chapter 7's fastest copy); the fused kernel walks
+  // the tiles with a persistent grid (optimized_elementwise_chain.cu says why).
   static constexpr int kVecsPerThread = 2;
   static constexpr std::size_t kVecsPerBlock = std::size_t{kThreads} * kVecsPerThread;
   static_assert(kCount % (4 * kVecsPerBlock) == 0, "whole blocks only: the kernels have no tail");

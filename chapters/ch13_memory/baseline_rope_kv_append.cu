@@ -1,7 +1,9 @@
 // Baseline: RoPE and the KV-cache append as separate kernels. Kernel 1 rotates Q (into q_rot) and
 // K (into a scratch tensor); kernel 2 copies the rotated K and V into the step's pages through
 // the block table. The rotated K goes to memory and comes back (8.4 MB more than the 50.3 MB the
-// problem needs) and the step costs two launches. Ceiling: HBM bandwidth.
+// problem needs) and the step costs two launches. Both kernels are the fused kernel's loop
+// (rope_kv_append_kernels.cu: one block per token, 16-byte accesses, angles once per thread), so
+// the pair differs by the fusion only. Ceiling: HBM bandwidth.
 #include "rope_kv_append_common.cuh"
 
 namespace aisp::ch13 {

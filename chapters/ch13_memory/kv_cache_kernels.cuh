@@ -37,34 +37,4 @@ void launch_gather_pages(__nv_bfloat16* cache, const __nv_bfloat16* pool, const 
                          int sequences, int tokens, const attention::PagedKvLayout& layout,
                          cudaStream_t stream);
 
-// Rotary position embedding (the "rotate half" form of GPT-NeoX/Llama, base 10000): for
-// i < D/2, with angle = position · 10000^(−2i/D),
-//   y[i] = x[i]·cos − x[i + D/2]·sin,  y[i + D/2] = x[i + D/2]·cos + x[i]·sin,
-// in FP32 from BF16 inputs, rounded to BF16. Every kernel below uses the same device function, so
-// separate and fused paths agree to the bit.
-struct RopeStep {
-  int sequences = 0;
-  int tokens = 0;  // new tokens per sequence this step
-  int q_heads = 0;
-  int kv_heads = 0;
-  int head_dim = 0;
-  const int* first_position = nullptr;  // [sequences]: position of the step's first token
-};
-
-// Separate path, kernel 1: q_rot = rope(q), k_rot = rope(k); q, q_rot [seq, tokens, Hq, D], k,
-// k_rot [seq, tokens, Hkv, D].
-void launch_rope_qk(const RopeStep& step, const __nv_bfloat16* q, const __nv_bfloat16* k,
-                    __nv_bfloat16* q_rot, __nv_bfloat16* k_rot, cudaStream_t stream);
-// Separate path, kernel 2: K (already rotated) and V of the step into the step's pool pages:
-// token c of sequence b goes to row c % page_size of page block_table[b][c / page_size].
-void launch_append_step_pages(const RopeStep& step, const __nv_bfloat16* k_rot,
-                              const __nv_bfloat16* v, __nv_bfloat16* k_pages,
-                              __nv_bfloat16* v_pages, const int* block_table,
-                              const attention::PagedKvLayout& layout, cudaStream_t stream);
-// Fused: q_rot = rope(q), and rope(k), v written straight into the pages, in one kernel.
-void launch_rope_append_fused(const RopeStep& step, const __nv_bfloat16* q, const __nv_bfloat16* k,
-                              const __nv_bfloat16* v, __nv_bfloat16* q_rot, __nv_bfloat16* k_pages,
-                              __nv_bfloat16* v_pages, const int* block_table,
-                              const attention::PagedKvLayout& layout, cudaStream_t stream);
-
 }  // namespace aisp::ch13

@@ -1,9 +1,9 @@
 // The problem both rope_kv_append variants solve: one chunked-prefill step of 32 sequences, 64
 // new tokens each, 32 query heads and 8 KV heads of 128 dims (BF16): rotary position embedding
-// (kv_cache_kernels.cuh: RoPE, rotate-half form, base 10000) applied to Q and K at each token's
-// position (sequence b's chunk starts at 1024 + 224·b), Q kept for attention and K and V written
-// into the step's four 16-token pages per sequence of the paged cache, scattered by the block
-// table. The baseline runs RoPE and the cache append as two kernels (K rotated into a scratch
+// (rope_kv_append_kernels.cuh: RoPE, rotate-half form, base 10000) applied to Q and K at each
+// token's position (sequence b's chunk starts at 1024 + 224·b), Q kept for attention and K and V
+// written into the step's four 16-token pages per sequence of the paged cache, scattered by the
+// block table. The baseline runs RoPE and the cache append as two kernels (K rotated into a scratch
 // tensor in between); the optimized variant fuses them.
 // Inputs "q" [32, 64, 32, 128], "k", "v" [32, 64, 8, 128], "first_position" [32],
 // "block_table" [32, 4]. Outputs "q_rot" (as q), "k_pages", "v_pages" [128 pages, 8, 16, 128]
@@ -23,7 +23,7 @@
 #include <random>
 #include <vector>
 
-#include "kv_cache_kernels.cuh"
+#include "rope_kv_append_kernels.cuh"
 
 namespace aisp::ch13 {
 
@@ -58,6 +58,14 @@ class RopeKvAppendProblem : public aisp::Benchmark {
     layout_.max_pages_per_sequence = kPagesPerSequence;
     layout_.num_pages = kPages;
   }
+
+  // Both variants are timed as graph replays. The step is ~15-20 us of GPU work; timed one call at
+  // a time on an idle GPU, each sample would also hold the ~4 us between the start event and the
+  // kernel's arrival (measured on the H200: harness 20.1 us per call against 14.2 us of kernel
+  // time in Nsight Compute for the fused kernel), which is launch latency, not the memory traffic
+  // this pair is about. A serving loop enqueues such steps back to back or replays them as a
+  // graph. The gap between the baseline's two kernels stays inside its graph.
+  aisp::TimingMode timing_mode() const override { return aisp::TimingMode::graph; }
 
   static int first_position(int b) { return 1024 + 224 * b; }
 

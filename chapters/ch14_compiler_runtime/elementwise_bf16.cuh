@@ -14,8 +14,9 @@
 
 namespace aisp::ch14 {
 
-// out = GELU(in), erf form: 0.5·h·(1 + erf(h/√2)) (torch.nn.functional.gelu's default), erf by
-// aisp_erf (fused_ln_gelu_mask_source.cuh: Abramowitz & Stegun 7.1.26, |error| ~1e-6).
+// out = GELU(in), erf form: 0.5·h·(1 + erf(h/√2)) (torch.nn.functional.gelu's default), computed
+// by aisp_gelu_erf (fused_ln_gelu_mask_source.cuh: erf by Abramowitz & Stegun 7.1.26, |error|
+// ~1e-6), the function the fused ln_gelu_mask kernels call.
 void launch_gelu_erf_bf16(const __nv_bfloat16* in, __nv_bfloat16* out, std::size_t count,
                           cudaStream_t stream);
 

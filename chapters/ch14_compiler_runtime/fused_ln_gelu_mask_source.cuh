@@ -3,31 +3,51 @@
 // (optimized_ln_gelu_mask_nvrtc: compiled at setup with the row length as a template argument).
 // AISP_CH14_COMPILED_AND_AS_TEXT expands its argument as code and also stringizes it, so the two
 // builds cannot drift apart. The text therefore uses no #include and no #pragma (`_Pragma`
-// survives stringizing) and no header types: bf16 is handled as raw bits (unpacked by a shift,
-// packed two at a time by the cvt.rn.bf16x2.f32 instruction, round to nearest even), and only
-// NVRTC's built-ins appear (uint4, __shfl_xor_sync, __byte_perm, __expf, rsqrtf).
+// survives stringizing) and no header types: bf16 is handled as raw bits (unpacked by a shift or
+// a mask, packed two at a time by the cvt.rn.bf16x2.f32 instruction, round to nearest even), and
+// only NVRTC's built-ins and inline PTX appear (uint4, __shfl_xor_sync, rsqrtf, prmt, rcp, ex2).
 //
 // Instruction budget. 5 bytes per element leave 1.2 ps of HBM time per element on the H200, about
-// 40 instruction issues of the whole GPU: a kernel that spends more than that per element is
-// bound by instruction issue, not memory. The first version spent ~55 PTX instructions per
-// element, moves excluded (erff alone is a long polynomial with a branch; the mask and the bf16
-// rounding were done element by element), and ran at 50% (nvcc build) and 58% (NVRTC build) of
-// the copy ceiling with the SMs 73-77% busy (ncu, H200, run 20261123-221611-1308). This one
-// spends ~34: erf by Abramowitz & Stegun 7.1.26 (aisp_erf; the baseline's GELU kernel uses the
-// same function, so the pair measures fusion, not a cheaper erf), one cvt per two outputs, and
-// the mask applied to packed pairs with one __byte_perm and one AND. It ran at 54% and 70% (run
-// 20261123-223818-95c9; SMs 66% and 78% busy, DRAM 48% and 62%): issue and memory now take about
-// the same time, and neither is hidden under the other.
+// 40 instruction issues of the whole GPU (528 schedulers at 1.98 GHz): a kernel that spends more
+// than that per element is bound by instruction issue, not memory, and one that spends most of it
+// needs issue and memory to overlap almost perfectly. History (H200):
+//   v1 ~55 PTX instructions per element, moves excluded (erff, element-wise mask and rounding):
+//      50% (nvcc build) and 58% (NVRTC build) of the copy ceiling, SMs 73-77% busy (ncu, run
+//      20261123-221611-1308).
+//   v2 ~34 (erf by Abramowitz & Stegun 7.1.26, one cvt per two outputs, the mask on packed
+//      pairs): 54% and 70% (runs 20261123-223818-95c9 and 20261124-012429-e067; the first
+//      profiled: SMs 66% and 78% busy, DRAM 48% and 62%). One block per row: each row's x and
+//      then its mask were loaded only when its block started and when it reached the output
+//      pass, so each block waited on HBM twice per row, with 5 (nvcc: 96 registers, sized for
+//      8192-element rows) or 9 (NVRTC: 56) blocks per SM to cover the waits.
+//   v3 (this one) ~30, counted as v2's was (PTX of the kCols = 4096 build, moves excluded; per
+//      element: 9 fma, 5 mul, 2 MUFU, 1 sub, ~1.5 add, ~5 unpacking x, gamma and beta, ~1 mask and
+//      packing, 1 negation and 1 absolute value that become operand modifiers in SASS, ~1.5
+//      loads, stores, shuffles and addresses; NVVM unpacks x twice rather than keep 32 floats
+//      live, and copies the next row's registers into the current ones once per row, moves not
+//      counted here). What changed:
+//      - a persistent grid (as many blocks as fit, each walking rows blockIdx.x, +gridDim.x, ...)
+//        in which each block issues the loads of its next row's x and mask before it starts on
+//        the current row's sums: every row's loads have a whole row of work to arrive in, and
+//        HBM always has reads queued (6 blocks × 12 KiB per SM for the NVRTC build);
+//      - the mask is loaded with x, one row ahead, not in the output pass;
+//      - one barrier per block sum (each sum has its own shared partials), two per row;
+//      - GELU in 13 instructions (aisp_gelu_erf: the same A&S 7.1.26 erf, rearranged), the mask
+//        spread by prmt's sign-replicating mode, the affine step as one mul and one fma.
+//      Registers (ptxas, sm_90a/sm_90): nvcc build 95 (5 blocks of 128 per SM), NVRTC build 78
+//      (6 blocks per SM). Measured: to be measured.
 //
-// One block of kThreads threads per row. Each thread holds its chunks of 8 bf16 (16 bytes) in
-// registers: x is read once, the mean and variance come from two block sums over the registers
-// (two-pass variance, no cancellation), and the normalized, GELU'd, masked row is written once.
+// One block of kThreads threads per row at a time. Each thread holds its chunks of 8 bf16 (16
+// bytes) in registers: x is read once, the mean and variance come from two block sums over the
+// registers (two-pass variance, no cancellation), and the normalized, GELU'd, masked row is
+// written once.
 //   kCols > 0: the row length is a compile-time constant (the NVRTC build): the chunk count per
 //     thread is exact, every bounds test folds away, and the register array is as small as the
 //     row allows.
 //   kCols == 0: the row length is cols_at_run_time (the ahead-of-time build, which must serve any
-//     row length up to kMaxCols): the register array is sized for kMaxCols and every chunk is
-//     guarded by a run-time test.
+//     row length up to kMaxCols, a multiple of 8): the register array is sized for kMaxCols and
+//     every chunk is guarded by a run-time test.
+// The launch: blockDim.x == kThreads, any gridDim.x ≥ 1 (persistent: the resident block count).
 // Per element: 2 bytes of x, 1 byte of mask read, 2 bytes of y written (gamma and beta are one row,
 // read from cache); about 25 FLOPs (LayerNorm, GELU with its erf, mask). Ceiling: HBM bandwidth.
 #pragma once
@@ -46,8 +66,12 @@ namespace {
 // clang-format off
 AISP_CH14_COMPILED_AND_AS_TEXT(kFusedLnGeluMaskSource,
 
-__device__ __forceinline__ float aisp_bf16_bits_to_float(unsigned int bits) {
-  return __uint_as_float(bits << 16);
+// The bf16 in the low and in the high half of a 32-bit word, as floats.
+__device__ __forceinline__ float aisp_bf16_low_to_float(unsigned int word) {
+  return __uint_as_float(word << 16);
+}
+__device__ __forceinline__ float aisp_bf16_high_to_float(unsigned int word) {
+  return __uint_as_float(word & 0xffff0000u);
 }
 
 // Two floats to a bf16 pair, round to nearest even, `lo` in the low half: one cvt instruction.
@@ -57,130 +81,185 @@ __device__ __forceinline__ unsigned int aisp_pack_bf16x2(float lo, float hi) {
   return packed;
 }
 
-// erf by Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7 in exact arithmetic; with the fast
-// reciprocal and exponential below, ~1e-6), about 12 instructions and two MUFU operations where
-// erff takes several times that; its error is far below a bf16 ulp of the result.
-__device__ __forceinline__ float aisp_erf(float x) {
-  const float a = fabsf(x);
-  const float t = __fdividef(1.0f, fmaf(0.3275911f, a, 1.0f));
-  const float poly =
-      t * fmaf(t, fmaf(t, fmaf(t, fmaf(t, 1.061405429f, -1.453152027f), 1.421413741f),
-                       -0.284496736f), 0.254829592f);
-  return copysignf(fmaf(-poly, __expf(-a * a), 1.0f), x);
+// The MUFU approximations, one instruction each (rcp and ex2 to ~2 ulp; inputs and outputs
+// flushed to zero below 2^-126, where GELU's terms are negligible).
+__device__ __forceinline__ float aisp_rcp_approx(float x) {
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
+}
+__device__ __forceinline__ float aisp_exp2_approx(float x) {
+  float r;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  return r;
 }
 
-// GELU, erf form: 0.5 h (1 + erf(h / sqrt 2)).
+// GELU, erf form: h Φ(h), Φ(h) = (1 + erf(h / √2)) / 2, with erf by Abramowitz & Stegun 7.1.26:
+// for z ≥ 0, erf(z) = 1 - t P(t) e^(-z²), t = 1 / (1 + p z), P a quartic, |error| ≤ 1.5e-7.
+// Put z = |h| / √2 and Q = t P(t) / 2 (the coefficients halved, which is exact in binary); then
+// Φ(h) = 1 - Q e^(-h²/2) for h ≥ 0 and Q e^(-h²/2) for h < 0, and both cases are
+//   h Φ(h) = h / 2 + |h| (1/2 - Q e^(-h²/2)).
+// 13 instructions: 1/√2 is folded into p, e^(-h²/2) is one ex2 of h · (h · -1/(2 ln 2)), the
+// sign needs no copysign and no select (|h| is an operand modifier), and the two MUFU operations
+// (rcp, ex2) are the only ones. The baseline's GELU kernel calls this same function, so the pair
+// measures fusion, not a cheaper GELU.
 __device__ __forceinline__ float aisp_gelu_erf(float h) {
-  return h * fmaf(0.5f, aisp_erf(h * 0.70710678118654752f), 0.5f);
+  const float t = aisp_rcp_approx(fmaf(0.2316418882663604f, fabsf(h), 1.0f));
+  const float q =
+      t * fmaf(t, fmaf(t, fmaf(t, fmaf(t, 0.5307027145f, -0.7265760135f), 0.7107068705f),
+                       -0.142248368f), 0.127414796f);
+  const float gaussian = aisp_exp2_approx(h * (h * -0.7213475204444817f));
+  return fmaf(fabsf(h), fmaf(-q, gaussian, 0.5f), 0.5f * h);
 }
 
-// One byte per element, 4 to a word: 0xff where the byte is non-zero, 0x00 where it is zero.
-__device__ __forceinline__ unsigned int aisp_nonzero_bytes(unsigned int word) {
-  unsigned int t = word | (word >> 4);
-  t |= t >> 2;
-  t |= t >> 1;
-  return (t & 0x01010101u) * 0xffu;
+// One byte per element, 4 to a word: bit 7 of each byte set where that byte is non-zero
+// ((b & 0x7f) + 0x7f reaches bit 7 unless b & 0x7f is 0, and b's own bit 7 covers the rest; no
+// byte carries into the next).
+__device__ __forceinline__ unsigned int aisp_nonzero_byte_signs(unsigned int word) {
+  return ((word & 0x7f7f7f7fu) + 0x7f7f7f7fu) | word;
 }
 
-template <int kThreads>
-__device__ __forceinline__ float aisp_block_sum(float v, float* scratch) {
+// The keep mask of two adjacent elements, each spread over its 16-bit half (0xffff keeps the
+// bf16 value, 0x0000 makes it +0). prmt in its default mode fills a result byte with the sign
+// bit of the source byte where bit 3 of that byte's selector nibble is set: 0x9988 spreads
+// bytes 0 and 1, 0xbbaa bytes 2 and 3.
+__device__ __forceinline__ unsigned int aisp_spread_byte_signs(unsigned int signs,
+                                                               unsigned int selector) {
+  unsigned int keep;
+  asm("prmt.b32 %0, %1, 0, %2;" : "=r"(keep) : "r"(signs), "r"(selector));
+  return keep;
+}
+
+// The sum over the block. Each call site passes its own `partials`, so one barrier per sum is
+// enough: a warp writes a call site's partials again only after every warp has passed the other
+// call site's barrier, which each warp reaches after reading these partials.
+template <int kWarps>
+__device__ __forceinline__ float aisp_block_sum(float v, float* partials) {
   _Pragma("unroll")
   for (int offset = 16; offset > 0; offset >>= 1)
     v += __shfl_xor_sync(0xffffffffu, v, offset);
   if ((threadIdx.x & 31u) == 0)
-    scratch[threadIdx.x >> 5] = v;
+    partials[threadIdx.x >> 5] = v;
   __syncthreads();
   float total = 0.0f;
   _Pragma("unroll")
-  for (int w = 0; w < kThreads / 32; ++w)
-    total += scratch[w];
-  __syncthreads();
+  for (int w = 0; w < kWarps; ++w)
+    total += partials[w];
   return total;
+}
+
+// Issues the loads of one row's x and mask chunks (chunk c * kThreads + thread of the row).
+// Past the last row, or past the row's end, the chunks are zeros and nothing is loaded.
+template <int kCols, int kChunks, int kThreads>
+__device__ __forceinline__ void aisp_load_row(const uint4* __restrict__ x,
+                                              const uint2* __restrict__ mask, unsigned int row,
+                                              unsigned int rows, int chunks_per_row, int thread,
+                                              uint4 (&x_chunks)[kChunks],
+                                              uint2 (&mask_chunks)[kChunks]) {
+  const unsigned long long row_start =
+      static_cast<unsigned long long>(row) * static_cast<unsigned long long>(chunks_per_row);
+  _Pragma("unroll")
+  for (int c = 0; c < kChunks; ++c) {
+    const int chunk = c * kThreads + thread;
+    if (row < rows && (kCols > 0 || chunk < chunks_per_row)) {
+      x_chunks[c] = x[row_start + chunk];
+      mask_chunks[c] = mask[row_start + chunk];
+    } else {
+      x_chunks[c] = make_uint4(0u, 0u, 0u, 0u);
+      mask_chunks[c] = make_uint2(0u, 0u);
+    }
+  }
 }
 
 template <int kCols, int kThreads, int kMaxCols>
 __global__ void __launch_bounds__(kThreads)
     fused_ln_gelu_mask(const uint4* __restrict__ x, const uint2* __restrict__ mask,
                        const uint4* __restrict__ gamma, const uint4* __restrict__ beta,
-                       uint4* __restrict__ y, int cols_at_run_time, float eps) {
+                       uint4* __restrict__ y, unsigned int rows, int cols_at_run_time, float eps) {
   static_assert(kThreads % 32 == 0, "whole warps");
   static_assert((kCols > 0 ? kCols : kMaxCols) % (8 * kThreads) == 0,
                 "the register array holds whole chunks of 8 per thread");
   constexpr int kChunks = (kCols > 0 ? kCols : kMaxCols) / (8 * kThreads);
+  constexpr int kWarps = kThreads / 32;
   const int cols = kCols > 0 ? kCols : cols_at_run_time;
   const int chunks_per_row = cols / 8;
-  const unsigned long long row_start =
-      static_cast<unsigned long long>(blockIdx.x) * static_cast<unsigned long long>(chunks_per_row);
-  __shared__ float scratch[kThreads / 32];
+  const float inv_cols = 1.0f / static_cast<float>(cols);
+  const int thread = static_cast<int>(threadIdx.x);
+  __shared__ float row_sums[kWarps];
+  __shared__ float row_squares[kWarps];
 
-  float v[kChunks][8];
-  float sum = 0.0f;
-  _Pragma("unroll")
-  for (int c = 0; c < kChunks; ++c) {
-    const int chunk = c * kThreads + static_cast<int>(threadIdx.x);
-    if (chunk < chunks_per_row) {
-      const uint4 raw = x[row_start + chunk];
-      const unsigned int words[4] = {raw.x, raw.y, raw.z, raw.w};
+  // The block's rows are blockIdx.x, blockIdx.x + gridDim.x, ...; each row's x and mask are
+  // loaded while the row before it is being worked on.
+  uint4 next_x[kChunks];
+  uint2 next_mask[kChunks];
+  unsigned int row = blockIdx.x;
+  aisp_load_row<kCols, kChunks, kThreads>(x, mask, row, rows, chunks_per_row, thread, next_x,
+                                          next_mask);
+  for (; row < rows; row += gridDim.x) {
+    const unsigned long long row_start =
+        static_cast<unsigned long long>(row) * static_cast<unsigned long long>(chunks_per_row);
+    float v[kChunks][8];
+    unsigned int keep_signs[kChunks][2];
+    float sum = 0.0f;
+    _Pragma("unroll")
+    for (int c = 0; c < kChunks; ++c) {
+      const unsigned int words[4] = {next_x[c].x, next_x[c].y, next_x[c].z, next_x[c].w};
       _Pragma("unroll")
       for (int w = 0; w < 4; ++w) {
-        v[c][2 * w] = aisp_bf16_bits_to_float(words[w] & 0xffffu);
-        v[c][2 * w + 1] = aisp_bf16_bits_to_float(words[w] >> 16);
+        v[c][2 * w] = aisp_bf16_low_to_float(words[w]);
+        v[c][2 * w + 1] = aisp_bf16_high_to_float(words[w]);
       }
       _Pragma("unroll")
       for (int e = 0; e < 8; ++e)
-        sum += v[c][e];
-    } else {
-      _Pragma("unroll")
-      for (int e = 0; e < 8; ++e)
-        v[c][e] = 0.0f;
+        sum += v[c][e];  // chunks past the row's end are zeros
+      keep_signs[c][0] = aisp_nonzero_byte_signs(next_mask[c].x);
+      keep_signs[c][1] = aisp_nonzero_byte_signs(next_mask[c].y);
     }
-  }
-  const float mean = aisp_block_sum<kThreads>(sum, scratch) / static_cast<float>(cols);
+    // The next row's loads go out now: they have this row's two block sums and its output pass
+    // to arrive in.
+    aisp_load_row<kCols, kChunks, kThreads>(x, mask, row + gridDim.x, rows, chunks_per_row,
+                                            thread, next_x, next_mask);
 
-  float squares = 0.0f;
-  _Pragma("unroll")
-  for (int c = 0; c < kChunks; ++c) {
-    if (c * kThreads + static_cast<int>(threadIdx.x) < chunks_per_row) {
-      _Pragma("unroll")
-      for (int e = 0; e < 8; ++e) {
-        const float d = v[c][e] - mean;
-        squares += d * d;
-      }
-    }
-  }
-  const float variance = aisp_block_sum<kThreads>(squares, scratch) / static_cast<float>(cols);
-  const float rstd = rsqrtf(variance + eps);
-
-  _Pragma("unroll")
-  for (int c = 0; c < kChunks; ++c) {
-    const int chunk = c * kThreads + static_cast<int>(threadIdx.x);
-    if (chunk < chunks_per_row) {
-      const uint4 g = gamma[chunk];
-      const uint4 b = beta[chunk];
-      const uint2 m = mask[row_start + chunk];
-      const unsigned int g_words[4] = {g.x, g.y, g.z, g.w};
-      const unsigned int b_words[4] = {b.x, b.y, b.z, b.w};
-      const unsigned int keep_bytes[2] = {aisp_nonzero_bytes(m.x), aisp_nonzero_bytes(m.y)};
-      unsigned int out_words[4];
-      _Pragma("unroll")
-      for (int w = 0; w < 4; ++w) {
-        float gelu[2];
+    // Two-pass variance (no cancellation on offset rows); v becomes x - mean.
+    const float mean = aisp_block_sum<kWarps>(sum, row_sums) * inv_cols;
+    float squares = 0.0f;
+    _Pragma("unroll")
+    for (int c = 0; c < kChunks; ++c) {
+      if (kCols > 0 || c * kThreads + thread < chunks_per_row) {
         _Pragma("unroll")
-        for (int half = 0; half < 2; ++half) {
-          const int e = 2 * w + half;
-          const unsigned int shift = 16u * static_cast<unsigned int>(half);
-          const float gamma_e = aisp_bf16_bits_to_float((g_words[w] >> shift) & 0xffffu);
-          const float beta_e = aisp_bf16_bits_to_float((b_words[w] >> shift) & 0xffffu);
-          gelu[half] = aisp_gelu_erf((v[c][e] - mean) * rstd * gamma_e + beta_e);
+        for (int e = 0; e < 8; ++e) {
+          v[c][e] -= mean;
+          squares = fmaf(v[c][e], v[c][e], squares);
         }
-        // The two elements' keep bytes, each spread over its 16-bit half: 0xffff keeps the bf16
-        // value, 0x0000 makes it +0.
-        const unsigned int byte = static_cast<unsigned int>(2 * (w % 2));
-        const unsigned int keep = __byte_perm(keep_bytes[w / 2], 0u,
-                                              byte | (byte << 4) | ((byte + 1) << 8) | ((byte + 1) << 12));
-        out_words[w] = aisp_pack_bf16x2(gelu[0], gelu[1]) & keep;
       }
-      y[row_start + chunk] = make_uint4(out_words[0], out_words[1], out_words[2], out_words[3]);
+    }
+    const float variance = aisp_block_sum<kWarps>(squares, row_squares) * inv_cols;
+    const float rstd = rsqrtf(variance + eps);
+
+    _Pragma("unroll")
+    for (int c = 0; c < kChunks; ++c) {
+      const int chunk = c * kThreads + thread;
+      if (kCols > 0 || chunk < chunks_per_row) {
+        const uint4 g = gamma[chunk];
+        const uint4 b = beta[chunk];
+        const unsigned int g_words[4] = {g.x, g.y, g.z, g.w};
+        const unsigned int b_words[4] = {b.x, b.y, b.z, b.w};
+        unsigned int out_words[4];
+        _Pragma("unroll")
+        for (int w = 0; w < 4; ++w) {
+          const float lo = aisp_gelu_erf(
+              fmaf(v[c][2 * w] * rstd, aisp_bf16_low_to_float(g_words[w]),
+                   aisp_bf16_low_to_float(b_words[w])));
+          const float hi = aisp_gelu_erf(
+              fmaf(v[c][2 * w + 1] * rstd, aisp_bf16_high_to_float(g_words[w]),
+                   aisp_bf16_high_to_float(b_words[w])));
+          // Elements 2w and 2w + 1: mask bytes 2w % 4 and 2w % 4 + 1 of word w / 2.
+          const unsigned int keep =
+              aisp_spread_byte_signs(keep_signs[c][w / 2], w % 2 == 0 ? 0x9988u : 0xbbaau);
+          out_words[w] = aisp_pack_bf16x2(lo, hi) & keep;
+        }
+        y[row_start + chunk] = make_uint4(out_words[0], out_words[1], out_words[2], out_words[3]);
+      }
     }
   }
 }

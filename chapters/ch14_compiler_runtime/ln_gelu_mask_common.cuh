@@ -1,11 +1,11 @@
 // The problem every ln_gelu_mask variant solves: y = mask ⊙ GELU(LayerNorm(x)) over 16384 rows of
 // 4096 bf16 (a batch of token activations), row-wise LayerNorm with bf16 gamma and beta
 // (eps 1e-5, biased variance, as torch.nn.LayerNorm), the erf form of GELU (torch's default; every
-// variant computes erf by the same approximation, aisp_erf, |error| ~1e-6, and the float64
-// reference uses the exact erf), and a keep-mask of one byte per element (y = 0 where mask is 0).
-// The reference system's eager chain ends in a masked *select*, whose output length depends on the
-// data; the masked fill kept here has a fixed shape, which is what lets one kernel produce it. Math
-// in fp32, storage bf16.
+// variant computes it by the same function, aisp_gelu_erf, with erf by Abramowitz & Stegun 7.1.26,
+// |error| ~1e-6, and the float64 reference uses the exact erf), and a keep-mask of one byte per
+// element (y = 0 where mask is 0). The reference system's eager chain ends in a masked *select*,
+// whose output length depends on the data; the masked fill kept here has a fixed shape, which is
+// what lets one kernel produce it. Math in fp32, storage bf16.
 //
 // The cap of fusing it: the three-kernel chain moves x (2 B) → h (2 B), h → g (2 B), g + mask
 // (3 B) → y (2 B): 13 bytes per element; fused, x and mask in and y out: 5 bytes. 2.6× at equal
