@@ -612,9 +612,11 @@ std::optional<PrecisionResult> check_precision(Verification& v, const VerifiedVa
 
 // Roles are part of the problem: a tensor that is an input in one variant is an input in the
 // other (hashed before and after run(), refreshed with new inputs), by name. Otherwise a variant
-// could declare its copy of an input as scratch and write to it unseen. An input only one
-// variant has (a derived form it keeps as an input, like ch07's presorted indices) is allowed:
-// it is hashed and refreshed like the others. A filled tensor may be scratch (ch05 fills the
+// could declare its copy of an input as scratch and write to it unseen. An input only the
+// optimized variant has (a derived form it keeps as an input, like ch07's presorted indices) is
+// allowed: it is hashed and refreshed like the others. An input only the baseline has is not:
+// the optimized variant would not see it change when the inputs are refreshed, so it could not
+// be computing the same function of them. A filled tensor may be scratch (ch05 fills the
 // contents it writes to a file in setup; the file is what run() reads).
 std::string role_mismatch(const VerifiedVariant& baseline, const VerifiedVariant& optimized) {
   std::vector<std::string> problems;
