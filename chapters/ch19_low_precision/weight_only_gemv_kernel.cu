@@ -14,16 +14,21 @@
 //   warp's MMA accumulators are its rows' results.
 // - The copies are cp.async (L2 -> shared memory, .cg: L1 keeps x) into a ring of kStages groups
 //   per warp, kStages - 1 of them in flight, so the depth costs shared memory, not registers
-//   (62-118 registers). The ring mirrors the packed chunks, so each lane reads back only what it
-//   copied: cp.async.wait_group, no barrier. In flight per warp: 8 KiB at batch <= 8 (INT4: 8
-//   groups of 1 KiB; INT8: 4 of 2 KiB), 12 KiB at batch > 8 (two tiles: INT4 6 × 2 KiB, INT8
-//   3 × 4 KiB).
+//   (62-116 registers). The ring mirrors the packed chunks, so each lane reads back only what it
+//   copied: cp.async.wait_group, no barrier. In flight per warp: 4 KiB at batch <= 8 (INT4: 4
+//   groups of 1 KiB; INT8: 2 of 2 KiB), 8 KiB at batch > 8 (two tiles: INT4 4 × 2 KiB, INT8
+//   2 × 4 KiB).
 // - All warps resident at once (one wave: no block waits for a slot, no tail of late blocks):
 //   blocks of 2 warps, and N = 28672 on 132 SMs needs 7 blocks per SM for the 1792 single-tile
-//   warps (registers capped at 128 by __launch_bounds__, shared memory 7 × (18 or 20 KiB + 1
-//   reserved)), 4 for the 896 two-tile warps. That is ~13.6 warps × 8 KiB = ~109 KiB in flight
-//   per SM at batch <= 8, ~6.8 × 12 KiB = ~81 KiB at batch > 8; the launcher asks for the
-//   shared-memory carveout those blocks need and leaves the rest to L1.
+//   warps (registers capped at 128 by __launch_bounds__; shared memory 7 × (10 or 12 KiB + 1
+//   reserved)), 4 for the 896 two-tile warps. That is ~13.6 warps × 4 KiB or ~6.8 × 8 KiB =
+//   ~54 KiB in flight per SM (~7 MiB on the GPU: 1.7 µs of HBM time, above its loaded latency);
+//   the launcher asks for the shared-memory carveout those blocks need and leaves the rest to L1.
+// - Not more in flight than that, and the weights tagged L2 evict-first: the harness empties L2
+//   before each sample by writing a buffer, so L2 starts full of dirty lines, and every line a
+//   read allocates in place of one of them costs a write-back. With evict-first weights, the lines
+//   a read allocates come from weights already consumed once the first ones exist, so the dirty
+//   lines written back are about the bytes in flight (~7 MiB), not L2's 50 MB.
 // - The products run on the tensor cores (mma.sync m16n8k16 bf16, fp32 accumulation) with the
 //   batch as the MMA's N (one n8 tile, two above batch 8; columns beyond the batch are zeros).
 //   SIMT FMAs would need 1 (batch 1) to 16 (batch 16) FP32 instructions per weight against a
@@ -114,22 +119,33 @@ struct Slice {
   std::uint32_t scales[kRowTiles];  // bf16 bits: row g's scale in the low half, row g + 8's high
 };
 
+// An L2 eviction policy that makes a line the first to go (createpolicy, sm_80+). The weights are
+// read once: tagged evict-first, each L2 set gives up the lines of weights already read before
+// anything else. Without it a read that misses may evict a dirty line instead, and its write-back
+// shares HBM with the reads (the harness empties L2 before every sample by writing a buffer twice
+// its size, which leaves L2 full of dirty lines).
+__device__ __forceinline__ std::uint64_t l2_evict_first_policy() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
 // cp.async of one lane's pieces of group `group` (kRowTiles chunks) into a stage of its warp's
 // shared-memory ring. The ring mirrors the packed chunks byte for byte, so a lane reads back only
 // the bytes it copied itself: the ring needs cp.async.wait_group but no warp or block barrier.
 template <int kBits, int kRowTiles>
 __device__ __forceinline__ void copy_group(std::uint32_t stage_lane_smem,
                                            const std::uint8_t* const (&lane_w)[kRowTiles],
-                                           int group) {
+                                           int group, std::uint64_t policy) {
 #pragma unroll
   for (int r = 0; r < kRowTiles; ++r) {
     const std::uint8_t* chunk = lane_w[r] + static_cast<std::size_t>(group) * kChunkBytes<kBits>;
 #pragma unroll
     for (int v = 0; v < kChunkLoads<kBits>; ++v)
       // .cg: L2 only; the weights are read once and would only evict x from L1.
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(
                        stage_lane_smem + r * kChunkBytes<kBits> + v * kWarpLoadBytes),
-                   "l"(chunk + v * kWarpLoadBytes)
+                   "l"(chunk + v * kWarpLoadBytes), "l"(policy)
                    : "memory");
   }
 }
@@ -222,12 +238,13 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock, kMinBlocks)
   // Independent accumulator chains per group: two where the warp has one tile to multiply.
   constexpr int kChains = kRowTiles * kTiles == 1 ? 2 : 1;
   float acc[kRowTiles][kTiles][4] = {};
+  const std::uint64_t policy = l2_evict_first_policy();
   // Groups 0 .. kStages-2 in flight before the loop; one commit per group (empty ones too) so
   // that wait_group counts groups.
 #pragma unroll
   for (int p = 0; p < kStages - 1; ++p) {
     if (p < groups)
-      copy_group<kBits, kRowTiles>(lane_smem + p * kStageBytes, lane_w, p);
+      copy_group<kBits, kRowTiles>(lane_smem + p * kStageBytes, lane_w, p, policy);
     copy_commit();
   }
   int stage = 0;  // group % kStages
@@ -237,7 +254,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock, kMinBlocks)
     const int refill_stage = stage == 0 ? kStages - 1 : stage - 1;
     if (group + kStages - 1 < groups)
       copy_group<kBits, kRowTiles>(lane_smem + refill_stage * kStageBytes, lane_w,
-                                   group + kStages - 1);
+                                   group + kStages - 1, policy);
     copy_commit();
     copy_wait<kStages - 1>();  // committed: kStages + group; group `group` is complete
     Slice<kBits, kRowTiles> cur;
@@ -412,10 +429,10 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
       batch > kWeightOnlyMaxBatch)
     return cudaErrorInvalidValue;
   if (bits == 4)
-    return batch <= 8 ? launch_config<4, 1, 1, 9, 7>(w_packed, scales, x, y, n, k, batch, stream)
-                      : launch_config<4, 2, 2, 7, 4>(w_packed, scales, x, y, n, k, batch, stream);
-  return batch <= 8 ? launch_config<8, 1, 1, 5, 7>(w_packed, scales, x, y, n, k, batch, stream)
-                    : launch_config<8, 2, 2, 4, 4>(w_packed, scales, x, y, n, k, batch, stream);
+    return batch <= 8 ? launch_config<4, 1, 1, 5, 7>(w_packed, scales, x, y, n, k, batch, stream)
+                      : launch_config<4, 2, 2, 5, 4>(w_packed, scales, x, y, n, k, batch, stream);
+  return batch <= 8 ? launch_config<8, 1, 1, 3, 7>(w_packed, scales, x, y, n, k, batch, stream)
+                    : launch_config<8, 2, 2, 3, 4>(w_packed, scales, x, y, n, k, batch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,
