@@ -150,6 +150,11 @@ __device__ __forceinline__ void copy_group(std::uint32_t stage_lane_smem,
   }
 }
 
+// Asks for the L1 line holding p without waiting for it.
+__device__ __forceinline__ void prefetch_l1(const void* p) {
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+}
+
 __device__ __forceinline__ void copy_commit() {
   asm volatile("cp.async.commit_group;" ::: "memory");
 }
@@ -247,6 +252,18 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock, kMinBlocks)
       copy_group<kBits, kRowTiles>(lane_smem + p * kStageBytes, lane_w, p, policy);
     copy_commit();
   }
+  // The rows' scales (all groups of a row: 2·K/128 bytes, 64 at K = 4096, in one L1 line when
+  // K <= 8192) and group 0's x, asked for now, so that the first group does not wait for them
+  // after its weights have arrived.
+#pragma unroll
+  for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+      prefetch_l1(row_scales[r][h]);
+#pragma unroll
+  for (int t = 0; t < kTiles; ++t)
+    if (xs[t])
+      prefetch_l1(xs[t]);
   int stage = 0;  // group % kStages
   for (int group = 0; group < groups; ++group) {
     // Refill the stage read in the previous iteration (its words are in registers and consumed)
@@ -260,15 +277,19 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock, kMinBlocks)
     Slice<kBits, kRowTiles> cur;
     read_slice(cur, lane_smem + stage * kStageBytes, row_scales, group);
     stage = stage == kStages - 1 ? 0 : stage + 1;
-    // The group's x for this thread: 32 bf16 (4 × 16-byte loads) per n8 tile, issued together
-    // before the conversions so one L1 round trip covers all 8 steps.
+    // The group's x for this thread: 32 bf16 (4 × 16-byte loads, one 64-byte L1 line piece) per
+    // n8 tile, issued together before the conversions so one L1 round trip covers all 8 steps;
+    // the next group's line is asked for now, so its first reader on the SM finds it in L1.
     uint4 xg[kTiles][4];
 #pragma unroll
-    for (int t = 0; t < kTiles; ++t)
+    for (int t = 0; t < kTiles; ++t) {
 #pragma unroll
       for (int v = 0; v < 4; ++v)
         xg[t][v] = xs[t] ? __ldg(reinterpret_cast<const uint4*>(xs[t] + group * kGroup) + v)
                          : make_uint4(0u, 0u, 0u, 0u);
+      if (xs[t] && group + 1 < groups)
+        prefetch_l1(xs[t] + (group + 1) * kGroup);
+    }
     float part[kChains][kRowTiles][kTiles][4] = {};
 #pragma unroll
     for (int st = 0; st < 8; ++st) {
