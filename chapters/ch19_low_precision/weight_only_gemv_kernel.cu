@@ -47,10 +47,10 @@
 //   (quant_weight_only.cuh) makes the weights at k and k+1; subtracting 136 leaves q = u - 8
 //   (bf16 has 7 mantissa bits, so only a nibble at bits 0..3 of each half can be OR-ed in: the
 //   fp16 trick for nibbles at bits 4..7 would hit the exponent). INT8 goes through fp32
-//   (0x4B000000 | byte is 2^23 + byte). Per MMA (256 weights of a warp): INT4 ~14 warp
-//   instructions (counted from the source, not the SASS) against a budget of ~31 at full
-//   bandwidth (132 SMs × 4 issues per clock at ~1.98 GHz against 8.55 G INT4 weights per ms),
-//   INT8 ~22 against ~62.
+//   (0x4B000000 | byte is 2^23 + byte). Per MMA (256 weights of a warp), counted from the
+//   source (no SASS read): INT4 ~15 warp instructions (11 per 8 weights to dequantize: 3 shifts,
+//   4 LOP3, 4 bf16x2 subtractions), against a budget of ~31 at full bandwidth (132 SMs × 4
+//   issues per clock at ~1.98 GHz against 8.55 G INT4 weights per ms); INT8 ~26 against ~62.
 // - Each group's 8 MMAs accumulate in a temporary (two, alternating, where a warp has a single
 //   accumulator tile, to halve the dependent MMA chain) that is then scaled by the rows' group
 //   scales into the fp32 result: the scale is applied once per group, in fp32.
