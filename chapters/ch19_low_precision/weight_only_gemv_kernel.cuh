@@ -18,8 +18,9 @@
 // row's bytes copied unchanged from the stored row (INT4 nibbles keep their interleave). One
 // 16-byte load per lane then reads 512 contiguous bytes per warp.
 //
-// N must be a multiple of 16 and K of 128. CUDA only (no harness headers); each returns the
-// launch's status (cudaErrorInvalidValue for a shape or batch it does not take).
+// N must be a multiple of 16 (32 for the fused kernel at batch > 8) and K of 128. CUDA only (no
+// harness headers); each returns the launch's status (cudaErrorInvalidValue for a shape or batch it
+// does not take).
 #pragma once
 
 #include <cuda_bf16.h>
