@@ -18,7 +18,9 @@
 // row's bytes copied unchanged from the stored row (INT4 nibbles keep their interleave). One
 // 16-byte load per lane then reads 512 contiguous bytes per warp.
 //
-// N must be a multiple of 16 (32 for the fused kernel at batch > 8) and K of 128. CUDA only (no
+// N must be a multiple of 16 and K of 128; the fused kernel also needs, except for INT8 at batch
+// <= 8, N a multiple of 32 and K of 256 (two 16-row tiles per warp, K split between two warps),
+// and for INT4 at batch <= 8 K <= 8192 (its per-group x sums in shared memory). CUDA only (no
 // harness headers); each returns the launch's status (cudaErrorInvalidValue for a shape or batch it
 // does not take).
 #pragma once
