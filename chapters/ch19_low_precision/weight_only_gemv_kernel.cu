@@ -21,15 +21,16 @@
 //   INT8 at batch 16: 2 × 2 × 2 KiB), 4 KiB for INT8 at batch <= 8 (2 × 2 KiB). The ring mirrors
 //   the packed chunks, so each lane reads back only what it copied: cp.async.wait_group, no
 //   barrier. Deeper rings measured slower on the H200 (INT4 batch 1: 9 stages 35.4 µs against 5
-//   stages 33.2 µs, previous version).
+//   stages 33.2 µs, an intermediate version with one tile per warp).
 // - One wave: 896 row sets of two warps in 448 blocks of 4 warps, registers capped at 128 so 4
 //   blocks fit per SM (3.4 needed); INT8 at batch <= 8: 1792 warps in 896 blocks of 2, 7 per SM.
 //   ~13.6 warps per SM either way, ~109 KiB (~54 KiB) in flight per SM.
 // - The weights are tagged L2 evict-first: the harness empties L2 before each sample by writing a
 //   buffer, so L2 starts full of dirty lines, and every line a read allocates in place of one of
 //   them costs a write-back. With evict-first weights the lines a read allocates come from
-//   weights already consumed. Measured on the H200 (previous version, one tile per warp): with
-//   evict_normal instead, INT4 batch 1 took 35.6 µs against 33.2, INT8 batch 1 45.0 against 42.4.
+//   weights already consumed. Measured on the H200 (an intermediate version, one tile per warp):
+//   with evict_normal instead, INT4 batch 1 took 35.6 µs against 33.2, INT8 batch 1 45.0
+//   against 42.4.
 // - The products run on the tensor cores (mma.sync m16n8k16 bf16, fp32 accumulation) with the
 //   batch as the MMA's N (one n8 tile, two above batch 8; columns beyond the batch are zeros).
 //   SIMT FMAs would need 1 (batch 1) to 16 (batch 16) FP32 instructions per weight against a
