@@ -2,30 +2,67 @@
 //
 // Decode multiplies a few tokens (batch 1..16) by every weight once: 2·batch FLOPs per weight
 // against 0.5 (INT4) or 1 (INT8) byte, far below any machine balance, so the only goal is to read
-// the weight bytes at HBM speed and do the rest in their shadow. The rest is not free: at batch 16
-// a weight needs 16 multiply-adds, more than the SIMT units can do at 8 TB/s of INT4 weights
-// (7.8 T weights/s · 16 = 125 T FMA/s against ~33 T FMA/s of FP32), so the products run on the
-// tensor cores (mma.sync m16n8k16 bf16, fp32 accumulation), with the batch as the MMA's N (one or
-// two n8 tiles; rows beyond the batch are zeros).
+// the weight bytes at HBM speed and do the rest in their shadow. At 4.3 TB/s an H200 SM must take
+// in ~32 bytes per ns; with a loaded HBM latency of ~1-1.5 µs that is 32-64 KB in flight per SM,
+// all the time, from the first ns to the last.
 //
-// A warp owns 16 weight rows and half of k (16 groups of 128 at K = 4096); a block of 4 warps two
-// such row sets (896 blocks at N = 28672: several waves, so no SM idles through a long tail), and
-// each pair's partial sums meet in shared memory at the end. The weights are loaded with
-// ld.global.cg (L2 only): read once, they would only evict x from L1, where every warp of the SM
-// finds it (x is 8 KB at batch 1, 128 KB at batch 16). Per group of 128 k a warp loads its rows'
-// bytes straight into the MMA's A-fragment registers, with the k dimension permuted so those loads
-// are wide: thread (g = lane/4, q = lane%4) holds, for MMA step s (0..7) of the group, the four
-// weights at k = 32q + 4s + 0..3 of rows g and g+8, where the MMA believes they sit at its k = 2q,
-// 2q+1, 2q+8, 2q+9. Any permutation of k is exact as long as x's B fragment uses the same one: the
-// thread loads x[batch g][32q + 4s + 0..3] for those positions. So thread q of a row reads one
-// contiguous 16-byte (INT4) or 32-byte (INT8) slice per group, and its x for the whole group is
-// 64 contiguous bytes (four 16-byte loads, issued together at the start of the group).
-// INT4 -> bf16 is two instructions per pair: (word >> 4p) & 0x000F000F | 0x43004300 is the bf16
-// pair (128 + u, 128 + u') of nibbles p and p+4, which the interleaved storage
-// (quant_weight_only.cuh) makes the weights at k and k+1; subtracting 136 leaves q = u - 8.
-// INT8 goes through fp32 (0x4B000000 | byte is 2^23 + byte). Each group's 8 MMAs accumulate in
-// a temporary that is then scaled by the rows' group scales into the fp32 result. Weights are
-// prefetched 4 groups ahead (64 bytes of INT4 per thread in flight, 128 of INT8).
+// How the kernel keeps them in flight:
+// - A row set (32 rows: two 16-row tiles; INT8 at batch <= 8: one tile) belongs to two warps, each
+//   over half of K (INT8 at batch <= 8: one warp over all of K); the halves' sums meet in shared
+//   memory at the end (one block barrier). With the weights pre-packed (launch_weight_only_pack,
+//   in setup) each tile's K is one contiguous 32 KiB (INT4) / 64 KiB (INT8) run, copied as
+//   16-byte pieces that cover 512 contiguous bytes per warp instruction. Two tiles per warp share
+//   the warp's x loads, scale handling and loop overhead. Measured on the H200 against one tile
+//   per warp (both split in two): INT4 batch 1 the same (27.5 / 27.2 µs), batch 4 30.0 / 35.4,
+//   batch 16 39.0 / 66.1, INT8 batch 16 49.5 / 64.1; INT8 batch 1 is 5% faster with one tile and
+//   all of K per warp (39.1 against 40.9 µs), so it keeps that.
+// - The copies are cp.async (L2 -> shared memory, .cg: L1 keeps x) into a ring of kStages groups
+//   per warp, kStages - 1 of them in flight: 8 KiB per warp (INT4: 4 groups × 2 tiles × 1 KiB;
+//   INT8 at batch 16: 2 × 2 × 2 KiB), 4 KiB for INT8 at batch <= 8 (2 × 2 KiB). The ring mirrors
+//   the packed chunks, so each lane reads back only what it copied: cp.async.wait_group, no
+//   barrier. Deeper rings measured slower on the H200 (INT4 batch 1: 9 stages 35.4 µs against 5
+//   stages 33.2 µs, an intermediate version with one tile per warp).
+// - One wave: 896 row sets of two warps in 448 blocks of 4 warps, registers capped at 128 so 4
+//   blocks fit per SM (3.4 needed); INT8 at batch <= 8: 1792 warps in 896 blocks of 2, 7 per SM.
+//   ~13.6 warps per SM either way, ~109 KiB (~54 KiB) in flight per SM.
+// - The weights are tagged L2 evict-first: the harness empties L2 before each sample by writing a
+//   buffer, so L2 starts full of dirty lines, and every line a read allocates in place of one of
+//   them costs a write-back. With evict-first weights the lines a read allocates come from
+//   weights already consumed. Measured on the H200 (an intermediate version, one tile per warp):
+//   with evict_normal instead, INT4 batch 1 took 35.6 µs against 33.2, INT8 batch 1 45.0
+//   against 42.4.
+// - The products run on the tensor cores (mma.sync m16n8k16 bf16, fp32 accumulation) with the
+//   batch as the MMA's N (one n8 tile, two above batch 8; columns beyond the batch are zeros).
+//   SIMT FMAs would need 1 (batch 1) to 16 (batch 16) FP32 instructions per weight against a
+//   budget of ~4 per INT4 weight at full bandwidth; an MMA takes 256 weights of a warp per
+//   instruction, so batch 16 costs no more issue slots than batch 1 but one more MMA per tile.
+// - Per thread (g = lane/4, q = lane%4) and group, the A fragments of the group's 8 MMA steps
+//   come from its own 16 (INT4) / 32 (INT8) bytes of rows g and g+8, with the k dimension
+//   permuted so those loads are wide: for step s the thread holds the weights at
+//   k = 32q + 4s + 0..3, where the MMA believes they sit at its k = 2q, 2q+1, 2q+8, 2q+9. Any
+//   permutation of k is exact as long as x's B fragment uses the same one: the thread loads
+//   x[batch g][32q + 4s + 0..3] for those positions: its x for the group is 64 contiguous bytes
+//   (four 16-byte loads through L1, where every warp of the SM finds x; the weights' cp.async.cg
+//   bypasses L1, so they do not evict it).
+// - INT4 -> bf16: (word >> 4p) & 0x000F000F | 0x43004300 is the bf16 pair (128 + u, 128 + u')
+//   of nibbles p and p+4, which the stored interleave (quant_weight_only.cuh) makes the weights at
+//   k and k+1 (bf16 has 7 mantissa bits, so only a nibble at bits 0..3 of each half can be OR-ed
+//   in: the fp16 trick for nibbles at bits 4..7 would hit the exponent). The mask and the bits
+//   come in as kernel arguments: as immediates ptxas split the expression into two LOP3s (read
+//   off the SASS: 64 LOP3 per group where 32 do). At batch <= 8 the fragments keep 128 + u
+//   (one shift and one LOP3 per pair) and the MMA result is corrected by 136 · sum(x) of the
+//   group and batch row (q = u - 8 = (128 + u) - 136), which each block sums once into shared
+//   memory while its first copies are in flight: 32 bf16x2 subtractions fewer per group and
+//   warp. Exact: 128 + u and the products are exact, the sums fp32. At batch 16 the
+//   subtraction stays (the sums of 16 rows would cost more than they save). INT8 goes through
+//   fp32 (0x4B000000 | byte is 2^23 + byte; 5 instructions per pair).
+//   Why the instructions matter: at 4.3 TB/s an SM must finish a 1 KiB INT4 group every ~62
+//   cycles, ~250 issue slots of its 4 schedulers. The previous version's loop was 183 SASS
+//   instructions per INT4 group (251 per 2 KiB INT8 group), and ncu measured 51% issue
+//   utilization with ~12 warps per SM: instruction-bound, not bandwidth-bound.
+// - Each group's 8 MMAs accumulate in a temporary (two, alternating, where a warp has a single
+//   accumulator tile, to halve the dependent MMA chain) that is then scaled by the rows' group
+//   scales into the fp32 result: the scale is applied once per group, in fp32.
 //
 // Bytes: N·K·bits/8 (weights) + N·K/128·2 (scales) + batch·K·2 (x) + batch·N·2 (y); FLOPs
 // 2·batch·N·K. Ceiling: HBM bandwidth (the weights dominate the bytes). Runs on sm_80 and later.
@@ -40,10 +77,20 @@ namespace aisp::ch19 {
 namespace {
 
 constexpr int kGroup = common::kWeightOnlyGroup;
-constexpr int kPrefetch = 4;  // groups in flight per thread
-constexpr int kSplitK = 2;    // warps per 16-row set, each half of k
-constexpr int kRowSetsPerBlock = 2;
-constexpr int kWarpsPerBlock = kSplitK * kRowSetsPerBlock;
+constexpr int kTileRows = 16;  // rows of one MMA A tile, the packed layout's row tile
+// Small blocks, so that the SMs fill evenly: one or two row sets of kSplit warps each.
+template <int kSplit>
+constexpr int kWarpsPerBlock = 2 * kSplit;
+// Groups whose x sums an INT4 block at batch <= 8 keeps in shared memory: K <= 8192.
+constexpr int kFoldMaxGroups = 64;
+constexpr int kPieceBytes = 16;  // one lane's load
+constexpr int kWarpLoadBytes = 32 * kPieceBytes;
+
+// Bytes of one packed (tile, group) chunk and its 16-byte loads per lane.
+template <int kBits>
+constexpr int kChunkBytes = (kTileRows * kGroup * kBits) / 8;
+template <int kBits>
+constexpr int kChunkLoads = kChunkBytes<kBits> / kWarpLoadBytes;  // 2 (INT4) or 4 (INT8)
 
 __device__ __forceinline__ std::uint32_t bf16x2_bits(__nv_bfloat162 v) {
   std::uint32_t bits;
@@ -51,12 +98,31 @@ __device__ __forceinline__ std::uint32_t bf16x2_bits(__nv_bfloat162 v) {
   return bits;
 }
 
-// Nibbles p and p+4 of an interleaved INT4 word as the bf16 pair (q_k, q_k+1).
-__device__ __forceinline__ std::uint32_t int4_pair(std::uint32_t word, int p) {
-  const std::uint32_t biased = ((word >> (4 * p)) & 0x000F000Fu) | 0x43004300u;  // 128 + u
+// The two constants of the INT4 conversion, passed to the kernel as arguments: as compile-time
+// immediates ptxas splits (w & mask) | bits into two LOP3s (a LOP3 takes one immediate); from
+// registers it is one.
+struct NibbleMagic {
+  std::uint32_t mask;  // 0x000F000F: nibble p of each half after the shift
+  std::uint32_t bits;  // 0x43004300: bf16 128.0 in each half, whose last 7 bits are mantissa
+};
+
+// Nibbles p and p+4 of an interleaved INT4 word as the bf16 pair (128 + u_k, 128 + u_k+1), u the
+// stored nibble (q = u - 8): one shift and one LOP3.
+__device__ __forceinline__ std::uint32_t int4_biased_pair(std::uint32_t word, int p,
+                                                          NibbleMagic magic) {
+  std::uint32_t biased;
+  asm("lop3.b32 %0, %1, %2, %3, 0xEA;"  // (a & b) | c
+      : "=r"(biased)
+      : "r"(word >> (4 * p)), "r"(magic.mask), "r"(magic.bits));
+  return biased;
+}
+
+// The same pair as (q_k, q_k+1): 136 subtracted (exact: small integers).
+__device__ __forceinline__ std::uint32_t int4_pair(std::uint32_t word, int p, NibbleMagic magic) {
+  const std::uint32_t biased = int4_biased_pair(word, p, magic);
   __nv_bfloat162 v;
   std::memcpy(&v, &biased, sizeof(v));
-  return bf16x2_bits(__hsub2(v, __float2bfloat162_rn(136.0f)));  // exact: small integers
+  return bf16x2_bits(__hsub2(v, __float2bfloat162_rn(136.0f)));
 }
 
 // Signed bytes b and b+1 of a word (byte index 0 or 2) as the bf16 pair.
@@ -76,145 +142,362 @@ __device__ __forceinline__ void mma_bf16_16816(float (&c)[4], const std::uint32_
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// One thread's slice of one group: kWords 32-bit words per row (4 for INT4, 8 for INT8).
-template <int kBits>
+// One thread's part of one group for kRowTiles tiles: kWords 32-bit words per row (4 for INT4,
+// 8 for INT8) of rows g (half 0) and g + 8 (half 1), and those rows' scales for the group.
+template <int kBits, int kRowTiles>
 struct Slice {
   static constexpr int kWords = kBits == 4 ? 4 : 8;
-  std::uint32_t lo[kWords];  // row g
-  std::uint32_t hi[kWords];  // row g + 8
-  float scale_lo = 0.0f, scale_hi = 0.0f;
+  std::uint32_t words[kRowTiles][2][kWords];
+  std::uint32_t scales[kRowTiles];  // bf16 bits: row g's scale in the low half, row g + 8's high
 };
 
-template <int kBits>
-__device__ __forceinline__ void load_slice(Slice<kBits>& s, const std::uint8_t* row_lo,
-                                           const std::uint8_t* row_hi, const __nv_bfloat16* sc_lo,
-                                           const __nv_bfloat16* sc_hi, int group, int q) {
-  constexpr int kSliceBytes = 4 * Slice<kBits>::kWords;  // 16 or 32
-  const std::size_t at = static_cast<std::size_t>(group) * (kGroup * kBits / 8) + q * kSliceBytes;
-#pragma unroll
-  for (int v = 0; v < kSliceBytes / 16; ++v) {
-    // ld.global.cg: weights are read once, so they bypass L1, which then keeps x.
-    const uint4 l = __ldcg(reinterpret_cast<const uint4*>(row_lo + at) + v);
-    const uint4 h = __ldcg(reinterpret_cast<const uint4*>(row_hi + at) + v);
-    s.lo[4 * v] = l.x, s.lo[4 * v + 1] = l.y, s.lo[4 * v + 2] = l.z, s.lo[4 * v + 3] = l.w;
-    s.hi[4 * v] = h.x, s.hi[4 * v + 1] = h.y, s.hi[4 * v + 2] = h.z, s.hi[4 * v + 3] = h.w;
-  }
-  s.scale_lo = __bfloat162float(sc_lo[group]);
-  s.scale_hi = __bfloat162float(sc_hi[group]);
+// An L2 eviction policy that makes a line the first to go (createpolicy, sm_80+). The weights are
+// read once: tagged evict-first, each L2 set gives up the lines of weights already read before
+// anything else. Without it a read that misses may evict a dirty line instead, and its write-back
+// shares HBM with the reads (the harness empties L2 before every sample by writing a buffer twice
+// its size, which leaves L2 full of dirty lines).
+__device__ __forceinline__ std::uint64_t l2_evict_first_policy() {
+  std::uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
 }
 
-// A fragment of step st from a slice: {row g: k+0,1 | row g+8: k+0,1 | row g: k+2,3 | row g+8:
+// cp.async of one lane's pieces of group `group` (kRowTiles chunks) into a stage of its warp's
+// shared-memory ring. The ring mirrors the packed chunks byte for byte, so a lane reads back only
+// the bytes it copied itself: the ring needs cp.async.wait_group but no warp or block barrier.
+template <int kBits, int kRowTiles>
+__device__ __forceinline__ void copy_group(std::uint32_t stage_lane_smem,
+                                           const std::uint8_t* const (&lane_w)[kRowTiles],
+                                           int group, std::uint64_t policy) {
+#pragma unroll
+  for (int r = 0; r < kRowTiles; ++r) {
+    const std::uint8_t* chunk = lane_w[r] + static_cast<std::size_t>(group) * kChunkBytes<kBits>;
+#pragma unroll
+    for (int v = 0; v < kChunkLoads<kBits>; ++v)
+      // .cg: L2 only; the weights are read once and would only evict x from L1.
+      asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(
+                       stage_lane_smem + r * kChunkBytes<kBits> + v * kWarpLoadBytes),
+                   "l"(chunk + v * kWarpLoadBytes), "l"(policy)
+                   : "memory");
+  }
+}
+
+__device__ __forceinline__ void copy_commit() {
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+template <int kPending>
+__device__ __forceinline__ void copy_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
+}
+
+// The group's words of this lane from its stage (the scales come from load_scales).
+template <int kBits, int kRowTiles>
+__device__ __forceinline__ void read_slice(Slice<kBits, kRowTiles>& s,
+                                           std::uint32_t stage_lane_smem) {
+  constexpr int kPerHalf = kChunkLoads<kBits> / 2;
+#pragma unroll
+  for (int r = 0; r < kRowTiles; ++r) {
+#pragma unroll
+    for (int v = 0; v < kChunkLoads<kBits>; ++v) {
+      std::uint32_t* to = &s.words[r][v / kPerHalf][4 * (v % kPerHalf)];
+      asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
+                   : "r"(stage_lane_smem + r * kChunkBytes<kBits> + v * kWarpLoadBytes)
+                   : "memory");
+    }
+  }
+}
+
+// The rows' scales of one group: bf16 bits, row g's in the low half, row g + 8's in the high.
+template <int kRowTiles>
+__device__ __forceinline__ void load_scales(std::uint32_t (&to)[kRowTiles],
+                                            const __nv_bfloat16* const (&row_scales)[kRowTiles][2],
+                                            int group) {
+#pragma unroll
+  for (int r = 0; r < kRowTiles; ++r)
+    to[r] = static_cast<std::uint32_t>(__bfloat16_as_ushort(row_scales[r][0][group])) |
+            static_cast<std::uint32_t>(__bfloat16_as_ushort(row_scales[r][1][group])) << 16;
+}
+
+// One thread's x of one group for its B fragments: 32 bf16 (4 × 16-byte loads, one 64-byte piece
+// of an L1 line) per n8 tile.
+template <int kTiles>
+__device__ __forceinline__ void load_x(uint4 (&to)[kTiles][4],
+                                       const __nv_bfloat16* const (&xs)[kTiles], int group) {
+#pragma unroll
+  for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+    for (int v = 0; v < 4; ++v)
+      to[t][v] = __ldg(reinterpret_cast<const uint4*>(xs[t] + group * kGroup) + v);
+}
+
+// A fragment of step st of tile r: {row g: k+0,1 | row g+8: k+0,1 | row g: k+2,3 | row g+8:
 // k+2,3} of the thread's k = 32q + 4st.
-template <int kBits>
-__device__ __forceinline__ void a_fragment(const Slice<kBits>& s, int st, std::uint32_t (&a)[4]) {
+// kFoldBias (INT4 only): the fragment holds 128 + u, not q = u - 8; the caller subtracts
+// 136 · sum(x) of the group from the MMA's result instead (see kFoldBias in the kernel).
+template <int kBits, int kRowTiles, bool kFoldBias>
+__device__ __forceinline__ void a_fragment(const Slice<kBits, kRowTiles>& s, int r, int st,
+                                           NibbleMagic magic, std::uint32_t (&a)[4]) {
   if constexpr (kBits == 4) {
     const int word = st / 2, p = 2 * (st % 2);
-    a[0] = int4_pair(s.lo[word], p);
-    a[1] = int4_pair(s.hi[word], p);
-    a[2] = int4_pair(s.lo[word], p + 1);
-    a[3] = int4_pair(s.hi[word], p + 1);
+    if constexpr (kFoldBias) {
+      a[0] = int4_biased_pair(s.words[r][0][word], p, magic);
+      a[1] = int4_biased_pair(s.words[r][1][word], p, magic);
+      a[2] = int4_biased_pair(s.words[r][0][word], p + 1, magic);
+      a[3] = int4_biased_pair(s.words[r][1][word], p + 1, magic);
+    } else {
+      a[0] = int4_pair(s.words[r][0][word], p, magic);
+      a[1] = int4_pair(s.words[r][1][word], p, magic);
+      a[2] = int4_pair(s.words[r][0][word], p + 1, magic);
+      a[3] = int4_pair(s.words[r][1][word], p + 1, magic);
+    }
   } else {
-    a[0] = int8_pair(s.lo[st], 0);
-    a[1] = int8_pair(s.hi[st], 0);
-    a[2] = int8_pair(s.lo[st], 2);
-    a[3] = int8_pair(s.hi[st], 2);
+    a[0] = int8_pair(s.words[r][0][st], 0);
+    a[1] = int8_pair(s.words[r][1][st], 0);
+    a[2] = int8_pair(s.words[r][0][st], 2);
+    a[3] = int8_pair(s.words[r][1][st], 2);
   }
 }
 
-template <int kBits, int kTiles>
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
-    weight_only_gemv(const std::uint8_t* __restrict__ w, const __nv_bfloat16* __restrict__ scales,
-                     const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, int n,
-                     int k, int batch) {
-  __shared__ float partial_sums[kWarpsPerBlock][kTiles][4][32];
+// kTiles n8 tiles of batch (1: batch <= 8, 2: batch <= 16), kRowTiles 16-row tiles per warp,
+// kSplit warps per row set, each over 1/kSplit of K (their partial sums meet in shared memory at
+// the end), kStages groups in the warp's shared-memory ring (kStages - 1 in flight); kMinBlocks
+// blocks per SM that the register cap guarantees.
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kStages, int kMinBlocks>
+__global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
+    weight_only_gemv(const std::uint8_t* __restrict__ w_packed,
+                     const __nv_bfloat16* __restrict__ scales, const __nv_bfloat16* __restrict__ x,
+                     __nv_bfloat16* __restrict__ y, int n, int k, int batch, NibbleMagic magic) {
+  constexpr int kWarps = kWarpsPerBlock<kSplit>;
+  // INT4 with one batch tile: the A fragments hold 128 + u straight from one LOP3 and the MMA
+  // result is corrected by 136 · sum(x) per group and batch row, which the block sums once into
+  // shared memory (x_sums) instead of 32 bf16x2 subtractions per group in every warp.
+  constexpr bool kFoldBias = kBits == 4 && kTiles == 1;
+  __shared__ float x_sums[kFoldBias ? kFoldMaxGroups : 1][8];
+  constexpr int kSetsPerBlock = kWarps / kSplit;
+  constexpr int kStageBytes = kRowTiles * kChunkBytes<kBits>;
+  constexpr int kAccFloats = kRowTiles * kTiles * 4;  // one lane's C fragments
+  static_assert(kSplit == 1 || kStages * kStageBytes >= 32 * kAccFloats * 4,
+                "a warp's ring holds its partial sums at the end");
+  __shared__ __align__(16) std::uint8_t ring[kWarps][kStages][kStageBytes];
   const int lane = static_cast<int>(threadIdx.x % 32);
   const int warp = static_cast<int>(threadIdx.x / 32);
-  // Warps 2r and 2r + 1 share the 16 rows of row set r, one half of k each.
-  const int row0 = 16 * (kRowSetsPerBlock * static_cast<int>(blockIdx.x) + warp / kSplitK);
+  const int split = warp % kSplit;  // which 1/kSplit of K this warp sums
+  const int first_tile = kRowTiles * (kSetsPerBlock * static_cast<int>(blockIdx.x) + warp / kSplit);
+  // The last block's spare row sets skip the work but still meet the block barrier below.
+  const bool active = first_tile < n / kTileRows;
   const int g = lane / 4, q = lane % 4;
   const int groups = k / kGroup;
-  const int first_group = (warp % kSplitK) * (groups / kSplitK);
-  const int end_group = first_group + groups / kSplitK;
-  const std::size_t row_bytes = common::weight_only_row_bytes(kBits, k);
-  const std::uint8_t* row_lo = w + static_cast<std::size_t>(row0 + g) * row_bytes;
-  const std::uint8_t* row_hi = row_lo + 8 * row_bytes;
-  const __nv_bfloat16* sc_lo = scales + static_cast<std::size_t>(row0 + g) * groups;
-  const __nv_bfloat16* sc_hi = sc_lo + 8 * static_cast<std::size_t>(groups);
-  // x rows of this thread's B fragments (batch index 8t + g), null where beyond the batch.
+  const int my_groups = groups / kSplit;  // the launcher checks that kSplit divides groups
+  const int first_group = split * my_groups;
+  const std::uint8_t* lane_w[kRowTiles];
+  const __nv_bfloat16* row_scales[kRowTiles][2];
+#pragma unroll
+  for (int r = 0; r < kRowTiles; ++r) {
+    const int tile = active ? first_tile + r : 0;
+    lane_w[r] = w_packed +
+                (static_cast<std::size_t>(tile) * groups + first_group) * kChunkBytes<kBits> +
+                kPieceBytes * lane;
+    row_scales[r][0] =
+        scales + static_cast<std::size_t>(kTileRows * tile + g) * groups + first_group;
+    row_scales[r][1] = row_scales[r][0] + 8 * static_cast<std::size_t>(groups);
+  }
+  const auto lane_smem =
+      static_cast<std::uint32_t>(__cvta_generic_to_shared(&ring[warp][0][0])) + kPieceBytes * lane;
+  // x rows of this thread's B fragments (batch index 8t + g). Beyond the batch a thread reads the
+  // last row instead: B column j only reaches C column j, and columns >= batch are never stored,
+  // so those values are harmless and the loads need no branch.
   const __nv_bfloat16* xs[kTiles];
 #pragma unroll
   for (int t = 0; t < kTiles; ++t)
-    xs[t] = 8 * t + g < batch ? x + static_cast<std::size_t>(8 * t + g) * k + 32 * q : nullptr;
+    xs[t] =
+        x + static_cast<std::size_t>(min(8 * t + g, batch - 1)) * k + 32 * q + first_group * kGroup;
 
-  float acc[kTiles][4] = {};
-  Slice<kBits> ring[kPrefetch];
+  // Independent accumulator chains per group: two where the warp has one tile to multiply.
+  constexpr int kChains = kRowTiles * kTiles == 1 ? 2 : 1;
+  float acc[kRowTiles][kTiles][4] = {};
+  if (active) {
+    const std::uint64_t policy = l2_evict_first_policy();
+    // Groups 0 .. kStages-2 in flight before the loop; one commit per group (empty ones too) so
+    // that wait_group counts groups.
 #pragma unroll
-  for (int p = 0; p < kPrefetch; ++p)
-    load_slice(ring[p], row_lo, row_hi, sc_lo, sc_hi, first_group + p, q);
-
-  for (int group0 = first_group; group0 < end_group; group0 += kPrefetch) {
+    for (int p = 0; p < kStages - 1; ++p) {
+      if (p < my_groups)
+        copy_group<kBits, kRowTiles>(lane_smem + p * kStageBytes, lane_w, p, policy);
+      copy_commit();
+    }
+  }
+  if constexpr (kFoldBias) {
+    // 136 · sum of x[b][128 G .. 128 G + 127] for every group G and row b < batch, while the
+    // first weight copies are in flight: four lanes per (G, b), 32 x each, then two shuffles.
+    const int items = groups * batch * 4;
+    for (int base = 32 * warp; base < items; base += 32 * kWarps) {
+      const int item = base + lane;
+      float sum = 0.0f;
+      if (item < items) {
+        const int entry = item / 4, grp = entry / batch, b = entry % batch;
+        const uint4* src = reinterpret_cast<const uint4*>(x + static_cast<std::size_t>(b) * k +
+                                                          grp * kGroup + 32 * (item % 4));
 #pragma unroll
-    for (int p = 0; p < kPrefetch; ++p) {
-      const int group = group0 + p;
-      const Slice<kBits> cur = ring[p];
-      if (group + kPrefetch < end_group)
-        load_slice(ring[p], row_lo, row_hi, sc_lo, sc_hi, group + kPrefetch, q);
-      // The group's x for this thread: 32 bf16 (4 × 16-byte loads) per n8 tile, issued together
-      // before the conversions so one L1 round trip covers all 8 steps.
+        for (int v = 0; v < 4; ++v) {
+          const uint4 w = __ldg(src + v);
+          const std::uint32_t words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            sum += __uint_as_float(words[i] << 16) + __uint_as_float(words[i] & 0xFFFF0000u);
+        }
+      }
+      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
+      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
+      if (item < items && item % 4 == 0)
+        x_sums[item / 4 / batch][item / 4 % batch] = 136.0f * sum;
+    }
+    __syncthreads();
+  }
+  if (active) {
+    // This thread's C columns (batch 2q, 2q + 1), clamped like its B rows.
+    const int sum_col0 = min(2 * q, batch - 1), sum_col1 = min(2 * q + 1, batch - 1);
+    const std::uint64_t policy = l2_evict_first_policy();
+    int stage = 0;  // group % kStages
+    // x and the scales run one group ahead in registers: loaded while the group before is
+    // multiplied, they are there when the group's weights are (their L1/L2 latency would
+    // otherwise follow every wait for the weights).
+    uint4 x_next[kTiles][4];
+    std::uint32_t scales_next[kRowTiles];
+    load_x(x_next, xs, 0);
+    load_scales(scales_next, row_scales, 0);
+    for (int group = 0; group < my_groups; ++group) {
+      // Refill the stage read in the previous iteration (its words are in registers and
+      // consumed) with group + kStages - 1: kStages - 1 groups stay in flight.
+      const int refill_stage = stage == 0 ? kStages - 1 : stage - 1;
+      if (group + kStages - 1 < my_groups)
+        copy_group<kBits, kRowTiles>(lane_smem + refill_stage * kStageBytes, lane_w,
+                                     group + kStages - 1, policy);
+      copy_commit();
+      copy_wait<kStages - 1>();  // committed: kStages + group; group `group` is complete
+      Slice<kBits, kRowTiles> cur;
+      read_slice(cur, lane_smem + stage * kStageBytes);
+      stage = stage == kStages - 1 ? 0 : stage + 1;
       uint4 xg[kTiles][4];
 #pragma unroll
       for (int t = 0; t < kTiles; ++t)
 #pragma unroll
         for (int v = 0; v < 4; ++v)
-          xg[t][v] = xs[t] ? __ldg(reinterpret_cast<const uint4*>(xs[t] + group * kGroup) + v)
-                           : make_uint4(0u, 0u, 0u, 0u);
-      float part[kTiles][4] = {};
+          xg[t][v] = x_next[t][v];
+#pragma unroll
+      for (int r = 0; r < kRowTiles; ++r)
+        cur.scales[r] = scales_next[r];
+      const int next = min(group + 1, my_groups - 1);  // the last group reloads its own
+      load_x(x_next, xs, next);
+      load_scales(scales_next, row_scales, next);
+      float part[kChains][kRowTiles][kTiles][4] = {};
 #pragma unroll
       for (int st = 0; st < 8; ++st) {
-        std::uint32_t a[4];
-        a_fragment(cur, st, a);
 #pragma unroll
-        for (int t = 0; t < kTiles; ++t) {
-          const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
-          mma_bf16_16816(part[t], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+        for (int r = 0; r < kRowTiles; ++r) {
+          std::uint32_t a[4];
+          a_fragment<kBits, kRowTiles, kFoldBias>(cur, r, st, magic, a);
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t) {
+            const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
+            mma_bf16_16816(part[st % kChains][r][t], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+          }
         }
       }
 #pragma unroll
-      for (int t = 0; t < kTiles; ++t) {
-        acc[t][0] = fmaf(part[t][0], cur.scale_lo, acc[t][0]);
-        acc[t][1] = fmaf(part[t][1], cur.scale_lo, acc[t][1]);
-        acc[t][2] = fmaf(part[t][2], cur.scale_hi, acc[t][2]);
-        acc[t][3] = fmaf(part[t][3], cur.scale_hi, acc[t][3]);
-      }
+      for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            float sum = part[0][r][t][e];
+#pragma unroll
+            for (int c = 1; c < kChains; ++c)
+              sum += part[c][r][t][e];
+            if constexpr (kFoldBias)
+              sum -= x_sums[first_group + group][e % 2 ? sum_col1 : sum_col0];
+            // bf16 -> fp32 is the bf16's bits in the high half of the word.
+            const float scale =
+                __uint_as_float(e / 2 ? cur.scales[r] & 0xFFFF0000u : cur.scales[r] << 16);
+            acc[r][t][e] = fmaf(sum, scale, acc[r][t][e]);
+          }
     }
   }
-  // The two halves' partial sums of each row set meet in shared memory; the first warp of the
-  // pair adds them and stores. C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 = row g+8.
+  if constexpr (kSplit > 1) {
+    // Each warp leaves its partial sums in its own ring (all its copies have landed and been
+    // read), [element][lane] so the stores and loads hit 32 distinct banks; the set's first warp
+    // adds the others' after the barrier.
+    copy_wait<0>();
+    float* const mine = reinterpret_cast<float*>(&ring[warp][0][0]);
+    if (split != 0) {
 #pragma unroll
-  for (int t = 0; t < kTiles; ++t)
+      for (int r = 0; r < kRowTiles; ++r)
 #pragma unroll
-    for (int e = 0; e < 4; ++e)
-      partial_sums[warp][t][e][lane] = acc[t][e];
-  __syncthreads();
-  if (warp % kSplitK != 0)
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            mine[((r * kTiles + t) * 4 + e) * 32 + lane] = acc[r][t][e];
+    }
+    __syncthreads();
+    if (split != 0)
+      return;
+#pragma unroll
+    for (int other = 1; other < kSplit; ++other) {
+      const float* theirs = reinterpret_cast<const float*>(&ring[warp + other][0][0]);
+#pragma unroll
+      for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            acc[r][t][e] += theirs[((r * kTiles + t) * 4 + e) * 32 + lane];
+    }
+  }
+  // C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 = row g + 8.
+  if (!active)
     return;
 #pragma unroll
-  for (int t = 0; t < kTiles; ++t)
+  for (int r = 0; r < kRowTiles; ++r)
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      float sum = 0.0f;
+    for (int t = 0; t < kTiles; ++t)
 #pragma unroll
-      for (int v = 0; v < kSplitK; ++v)
-        sum += partial_sums[warp + v][t][e][lane];
-      const int b = 8 * t + 2 * q + (e % 2);
-      const int row = row0 + g + 8 * (e / 2);
-      if (b < batch)
-        y[static_cast<std::size_t>(b) * n + row] = __float2bfloat16(sum);
-    }
+      for (int e = 0; e < 4; ++e) {
+        const int b = 8 * t + 2 * q + (e % 2);
+        const int row = kTileRows * (first_tile + r) + g + 8 * (e / 2);
+        if (b < batch)
+          y[static_cast<std::size_t>(b) * n + row] = __float2bfloat16(acc[r][t][e]);
+      }
+}
+
+// The packed layout (weight_only_gemv_kernel.cuh) from the stored one, one 16-byte piece per
+// thread: piece index = ((tile · groups + group) · loads + v) · 32 + lane, so the writes are
+// contiguous; each reads 16 bytes of one stored row.
+template <int kBits>
+__global__ void __launch_bounds__(256)
+    weight_only_pack(const std::uint8_t* __restrict__ w, int n, int k,
+                     std::uint8_t* __restrict__ w_packed) {
+  constexpr int kLoads = kChunkLoads<kBits>, kPerHalf = kLoads / 2;
+  const int groups = k / kGroup;
+  const std::size_t pieces = static_cast<std::size_t>(n / kTileRows) * groups * kLoads * 32;
+  const std::size_t row_bytes = common::weight_only_row_bytes(kBits, k);
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < pieces;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const int lane = static_cast<int>(i % 32);
+    const int v = static_cast<int>((i / 32) % kLoads);
+    const std::size_t chunk = i / (32 * kLoads);  // tile · groups + group
+    const int group = static_cast<int>(chunk % groups);
+    const std::size_t tile = chunk / groups;
+    const std::size_t row = kTileRows * tile + lane / 4 + 8 * (v / kPerHalf);
+    const std::size_t at = static_cast<std::size_t>(group) * (kGroup * kBits / 8) +
+                           (lane % 4) * (32 * kBits / 8) + kPieceBytes * (v % kPerHalf);
+    reinterpret_cast<uint4*>(w_packed)[i] =
+        __ldg(reinterpret_cast<const uint4*>(w + row * row_bytes + at));
+  }
 }
 
 // W -> bf16, 8 weights per thread (one 32-bit INT4 word or 8 INT8 bytes), w = q · scale rounded
-// once from fp32.
+// once from fp32. Reads the stored (row-major) layout.
 template <int kBits>
 __global__ void __launch_bounds__(256)
     weight_only_dequantize(const std::uint8_t* __restrict__ w,
@@ -253,28 +536,72 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-template <int kBits>
-cudaError_t launch_fused(const std::uint8_t* w, const __nv_bfloat16* scales, const __nv_bfloat16* x,
-                         __nv_bfloat16* y, int n, int k, int batch, cudaStream_t stream) {
-  const dim3 grid(static_cast<unsigned>(n / (16 * kRowSetsPerBlock))), block(32 * kWarpsPerBlock);
-  if (batch <= 8)
-    weight_only_gemv<kBits, 1><<<grid, block, 0, stream>>>(w, scales, x, y, n, k, batch);
-  else
-    weight_only_gemv<kBits, 2><<<grid, block, 0, stream>>>(w, scales, x, y, n, k, batch);
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kStages, int kMinBlocks>
+cudaError_t launch_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
+                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
+                          cudaStream_t stream) {
+  if (n % (kTileRows * kRowTiles) != 0 || (k / kGroup) % kSplit != 0 ||
+      (kBits == 4 && kTiles == 1 && k / kGroup > kFoldMaxGroups))
+    return cudaErrorInvalidValue;
+  const auto kernel = weight_only_gemv<kBits, kTiles, kRowTiles, kSplit, kStages, kMinBlocks>;
+  constexpr int kWarps = kWarpsPerBlock<kSplit>;
+  // Ask for the shared-memory carveout that kMinBlocks blocks need (their rings plus the 1 KiB
+  // the system reserves per block, against 228 KiB), no more: the rest stays L1 for x. Set once
+  // (the first call is a warm-up), so the timed calls pay no host work for it.
+  static const cudaError_t carveout = [&] {
+    constexpr int kRingBytes = kWarps * kStages * kRowTiles * kChunkBytes<kBits> +
+                               (kBits == 4 && kTiles == 1 ? kFoldMaxGroups * 8 * 4 : 32);
+    constexpr int kPercent =
+        (100 * kMinBlocks * (kRingBytes + 1024) + 228 * 1024 - 1) / (228 * 1024);
+    static_assert(kPercent <= 100, "the rings of kMinBlocks blocks must fit in shared memory");
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, kPercent);
+  }();
+  if (carveout != cudaSuccess)
+    return carveout;
+  const int sets = n / (kTileRows * kRowTiles);
+  constexpr int kSetsPerBlock = kWarps / kSplit;
+  const dim3 grid(static_cast<unsigned>((sets + kSetsPerBlock - 1) / kSetsPerBlock));
+  kernel<<<grid, 32 * kWarps, 0, stream>>>(w_packed, scales, x, y, n, k, batch,
+                                           NibbleMagic{0x000F000Fu, 0x43004300u});
   return cudaGetLastError();
 }
 
 }  // namespace
 
-cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w,
+cudaError_t launch_weight_only_pack(int bits, const std::uint8_t* w, int n, int k,
+                                    std::uint8_t* w_packed, cudaStream_t stream) {
+  if ((bits != 4 && bits != 8) || n <= 0 || n % kTileRows != 0 || k <= 0 || k % kGroup != 0)
+    return cudaErrorInvalidValue;
+  const std::size_t pieces = common::weight_only_row_bytes(bits, k) * n / kPieceBytes;
+  const unsigned grid = static_cast<unsigned>(pieces / 256 + 1 > 65536 ? 65536 : pieces / 256 + 1);
+  if (bits == 4)
+    weight_only_pack<4><<<grid, 256, 0, stream>>>(w, n, k, w_packed);
+  else
+    weight_only_pack<8><<<grid, 256, 0, stream>>>(w, n, k, w_packed);
+  return cudaGetLastError();
+}
+
+// The four configurations <bits, n8 tiles, row tiles per warp, warps per row set, stages, blocks
+// per SM>, the fastest of a sweep on the H200 (header comment). A warning from that sweep: with
+// nvcc 13.0, <4|8, *, 2, 1, *, 4> (two tiles, one warp over all of K) compiled its cp.async
+// L2::cache_hint copies with the policy in an odd uniform register (desc[UR1], seen in
+// cuobjdump -sass) and died with "illegal instruction" on the GPU; the instantiations below were
+// checked to use even ones (desc[UR4]/[UR6]...). After a change here, check again:
+//   cuobjdump -sass <weight_only_gemv_kernel.cu.o> | grep -E 'desc\[UR[0-9]*[13579]\]'
+// must print nothing.
+cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed,
                                           const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                           __nv_bfloat16* y, int n, int k, int batch,
                                           cudaStream_t stream) {
-  if ((bits != 4 && bits != 8) || n <= 0 || n % (16 * kRowSetsPerBlock) != 0 || k <= 0 ||
-      k % (kGroup * kPrefetch * kSplitK) != 0 || batch < 1 || batch > kWeightOnlyMaxBatch)
+  if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 ||
+      batch > kWeightOnlyMaxBatch)
     return cudaErrorInvalidValue;
-  return bits == 4 ? launch_fused<4>(w, scales, x, y, n, k, batch, stream)
-                   : launch_fused<8>(w, scales, x, y, n, k, batch, stream);
+  if (bits == 4)
+    return batch <= 8
+               ? launch_config<4, 1, 2, 2, 5, 4>(w_packed, scales, x, y, n, k, batch, stream)
+               : launch_config<4, 2, 2, 2, 5, 4>(w_packed, scales, x, y, n, k, batch, stream);
+  return batch <= 8 ? launch_config<8, 1, 1, 1, 3, 7>(w_packed, scales, x, y, n, k, batch, stream)
+                    : launch_config<8, 2, 2, 2, 3, 4>(w_packed, scales, x, y, n, k, batch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

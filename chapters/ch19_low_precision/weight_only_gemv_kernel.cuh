@@ -1,13 +1,28 @@
 // Weight-only quantized GEMV / skinny GEMM for decode (weight_only_gemv_kernel.cu):
 //   y (batch × N, bf16) = x (batch × K, bf16) · Wᵀ,  W = q ∘ scales stored as
 //   chapters/common/quant_weight_only.cuh describes (INT4 or INT8, bf16 scale per 128 k).
-//   launch_weight_only_gemv_fused   dequantizes in registers and multiplies on the tensor cores,
-//                                   reading every weight byte once (batch 1..16);
-//   launch_weight_only_dequantize   the other way's first pass: W to bf16 (N × K) in memory, for a
-//                                   cuBLAS GEMM to read.
-// N must be a multiple of 32 and K of 1024 (the fused kernel's rows per block, and 2 warps per
-// row set each taking a whole number of its 4-group prefetch rounds of 128 k). CUDA only (no harness headers);
-// each returns the launch's status.
+//   launch_weight_only_pack         (setup, untimed) rewrites the stored weights into the fused
+//                                   kernel's tile-contiguous layout (below), byte for byte: the
+//                                   same integers, in another order;
+//   launch_weight_only_gemv_fused   reads that packed layout, dequantizes in registers and
+//                                   multiplies on the tensor cores, every weight byte once
+//                                   (batch 1..16);
+//   launch_weight_only_dequantize   the unfused way's first pass: W (the stored, row-major
+//                                   layout) to bf16 (N × K) in memory, for a cuBLAS GEMM to read.
+//
+// The packed layout: the rows in tiles of 16 and k in groups of 128. Tile t, group G is one
+// contiguous chunk of 16·128·bits/8 bytes (1 KiB INT4, 2 KiB INT8), chunks ordered (t, G), so a
+// tile's whole row set over K is one contiguous stream. Inside a chunk, 16-byte piece v (0..L-1,
+// L = 2 for INT4, 4 for INT8) of lane l (0..31) sits at byte 512·v + 16·l: lane l = 4g + q holds
+// the 32 k = 32q .. 32q+31 of the group for rows g (pieces v < L/2) and g + 8 (v >= L/2), each
+// row's bytes copied unchanged from the stored row (INT4 nibbles keep their interleave). One
+// 16-byte load per lane then reads 512 contiguous bytes per warp.
+//
+// N must be a multiple of 16 and K of 128; the fused kernel also needs, except for INT8 at batch
+// <= 8, N a multiple of 32 and K of 256 (two 16-row tiles per warp, K split between two warps),
+// and for INT4 at batch <= 8 K <= 8192 (its per-group x sums in shared memory). CUDA only (no
+// harness headers); each returns the launch's status (cudaErrorInvalidValue for a shape or batch it
+// does not take).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -19,7 +34,10 @@ namespace aisp::ch19 {
 
 inline constexpr int kWeightOnlyMaxBatch = 16;
 
-cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w,
+cudaError_t launch_weight_only_pack(int bits, const std::uint8_t* w, int n, int k,
+                                    std::uint8_t* w_packed, cudaStream_t stream);
+
+cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed,
                                           const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                           __nv_bfloat16* y, int n, int k, int batch,
                                           cudaStream_t stream);
