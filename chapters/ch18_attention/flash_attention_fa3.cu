@@ -14,12 +14,16 @@
 //     warpgroups take turns issuing their GEMMs, ordered by two named barriers, so that one
 //     warpgroup's softmax runs while the other's Q·Kᵀ and P·V occupy the tensor cores
 //     (FlashAttention-3's inter-warpgroup overlap; see issue_turn below).
+// Layouts: Q, K, V, O as [B, H, S, D] (this chapter's problems) or token-major, read straight out
+// of a fused QKV projection's output (ch14's transformer block); FlashHeadLayout
+// (attention_kernels.cuh) says where a head's rows and columns are, the kernel is the same.
 // Per consumer thread: S (64×128 FP32: 64 registers), O (64×D: 64 at D 128), P (BF16: 32).
 // Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM.
 // FLOPs 4·B·H·S²·D over the visible pairs; ceiling: BF16 tensor (the cuBLAS rate, ANCHORS.md).
 // Elsewhere than sm_90a the kernel body is a trap; the variants declare Feature::wgmma.
 #include <cuda_bf16.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -217,7 +221,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
                      const __grid_constant__ CUtensorMap k_map,
                      const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o,
-                     int seq, int window, float scale_log2) {
+                     int seq, int heads, FlashHeadLayout layout, int window, float scale_log2) {
 #if AISP_WGMMA_AVAILABLE
   extern __shared__ std::uint8_t smem_window[];
   std::uint8_t* q_tile = common::align_shared_1024(smem_window);
@@ -229,7 +233,11 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int m_block = kMask == MaskKind::none ? static_cast<int>(blockIdx.x)
                                               : static_cast<int>(gridDim.x - 1 - blockIdx.x);
   const int m0 = m_block * kBlockM;
-  const int head_row = static_cast<int>(blockIdx.y) * seq;
+  // This block's (sequence, head): its rows and columns in the maps and in O (FlashHeadLayout).
+  const int batch_index = static_cast<int>(blockIdx.y) / heads;
+  const int head_index = static_cast<int>(blockIdx.y) % heads;
+  const int head_row = batch_index * layout.rows_per_batch + head_index * layout.rows_per_head;
+  const int head_col = head_index * layout.cols_per_head;
   const Tiles<kMask, kSkip> tiles(m0, seq, window);
 
   if (threadIdx.x == 0) {
@@ -250,8 +258,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == 0) {
       common::mbarrier_arrive_expect_tx(&bars.q_full, q_bytes<kD>());
       for (int p = 0; p < kD / kPanelCols; ++p)
-        common::tma_load_2d(q_tile + p * kBlockM * 128, q_map, &bars.q_full, p * kPanelCols,
-                            head_row + m0);
+        common::tma_load_2d(q_tile + p * kBlockM * 128, q_map, &bars.q_full,
+                            head_col + p * kPanelCols, head_row + m0);
       for (int t = tiles.first, i = 0; t < tiles.last; ++t, ++i) {
         const int s = i % kStages;
         const std::uint32_t parity = static_cast<std::uint32_t>((i / kStages) % 2);
@@ -260,12 +268,12 @@ __global__ void __launch_bounds__(kThreads, 1)
         common::mbarrier_arrive_expect_tx(&bars.k_full[s], kv_tile_bytes<kD>());
         for (int p = 0; p < kD / kPanelCols; ++p)
           common::tma_load_2d(k_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, k_map,
-                              &bars.k_full[s], p * kPanelCols, row);
+                              &bars.k_full[s], head_col + p * kPanelCols, row);
         common::mbarrier_wait_parity(&bars.v_empty[s], parity ^ 1u);
         common::mbarrier_arrive_expect_tx(&bars.v_full[s], kv_tile_bytes<kD>());
         for (int p = 0; p < kD / kPanelCols; ++p)
           common::tma_load_2d(v_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, v_map,
-                              &bars.v_full[s], p * kPanelCols, row);
+                              &bars.v_full[s], head_col + p * kPanelCols, row);
       }
     }
   } else {
@@ -387,7 +395,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       l += __shfl_xor_sync(0xffffffffu, l, 1);
       l += __shfl_xor_sync(0xffffffffu, l, 2);
       const float inv = 1.0f / l;
-      __nv_bfloat16* out = o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * kD;
+      __nv_bfloat16* out =
+          o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * layout.o_row_pitch + head_col;
 #pragma unroll
       for (int j = 0; j < kD / 8; ++j)
         *reinterpret_cast<std::uint32_t*>(out + 8 * j + 2 * q) =
@@ -395,7 +404,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   }
 #else
-  (void)q_map, (void)k_map, (void)v_map, (void)o, (void)seq, (void)window, (void)scale_log2;
+  (void)q_map, (void)k_map, (void)v_map, (void)o, (void)seq, (void)heads, (void)layout,
+      (void)window, (void)scale_log2;
   __trap();
 #endif
 }
@@ -412,8 +422,9 @@ void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16
                              " bytes: " + cudaGetErrorString(status));
   const dim3 grid(static_cast<unsigned>(shape.seq / kBlockM),
                   static_cast<unsigned>(shape.batch * shape.heads));
-  kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(
-      maps.q, maps.k, maps.v, o, shape.seq, shape.window, shape.softmax_scale() * kLog2e);
+  kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
+                                                       shape.heads, maps.layout, shape.window,
+                                                       shape.softmax_scale() * kLog2e);
 }
 
 }  // namespace
@@ -438,7 +449,45 @@ FlashWgmmaMaps make_flash_wgmma_maps(const ForwardShape& shape, const ForwardTen
     m.box_cols = kPanelCols;
     return common::encode_tiled_matrix_2d(m);
   };
-  return {map(tensors.q, kBlockM), map(tensors.k, kBlockN), map(tensors.v, kBlockN)};
+  FlashHeadLayout layout;
+  layout.rows_per_batch = shape.heads * shape.seq;
+  layout.rows_per_head = shape.seq;
+  layout.cols_per_head = 0;
+  layout.o_row_pitch = shape.head_dim;
+  return {map(tensors.q, kBlockM), map(tensors.k, kBlockN), map(tensors.v, kBlockN), layout};
+}
+
+FlashWgmmaMaps make_flash_wgmma_maps_token_major(const ForwardShape& shape,
+                                                 const ForwardTensors& tensors,
+                                                 long long qkv_row_pitch, long long o_row_pitch) {
+  check_flash_shape(shape, "flash FA3, token-major");
+  const long long head_cols = static_cast<long long>(shape.heads) * shape.head_dim;
+  const long long rows = static_cast<long long>(shape.batch) * shape.seq;
+  if (qkv_row_pitch < head_cols || o_row_pitch < head_cols || qkv_row_pitch % 8 != 0 ||
+      o_row_pitch % 8 != 0 || o_row_pitch > (1LL << 30))
+    throw std::invalid_argument("flash FA3, token-major: row pitches (" +
+                                std::to_string(qkv_row_pitch) + ", " + std::to_string(o_row_pitch) +
+                                " elements) must be multiples of 8 (16-byte rows), at least heads "
+                                "x head_dim (" +
+                                std::to_string(head_cols) + "), and O's below 2^30");
+  if (tensors.o == nullptr || reinterpret_cast<std::uintptr_t>(tensors.o) % 16 != 0)
+    throw std::invalid_argument("flash FA3, token-major: O must be non-null and 16-byte aligned");
+  const auto map = [&](const __nv_bfloat16* base, int box_rows) {
+    common::TiledMatrix2d m;
+    m.base = base;
+    m.rows = static_cast<std::uint64_t>(rows);
+    m.cols = static_cast<std::uint64_t>(head_cols);
+    m.row_pitch_bytes = static_cast<std::uint64_t>(qkv_row_pitch) * sizeof(__nv_bfloat16);
+    m.box_rows = static_cast<std::uint32_t>(box_rows);
+    m.box_cols = kPanelCols;
+    return common::encode_tiled_matrix_2d(m);
+  };
+  FlashHeadLayout layout;
+  layout.rows_per_batch = shape.seq;
+  layout.rows_per_head = 0;
+  layout.cols_per_head = shape.head_dim;
+  layout.o_row_pitch = static_cast<int>(o_row_pitch);
+  return {map(tensors.q, kBlockM), map(tensors.k, kBlockN), map(tensors.v, kBlockN), layout};
 }
 
 void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
