@@ -118,7 +118,8 @@ class FusedTransformerBlockProblem : public TransformerBlockProblem {
     launch_layer_norm_bf16(x(), in(w.ln1_gamma), in(w.ln1_beta), h1, T, d, kShape.norm_eps, stream);
     matmul(*qkv_plan_, h1, w.qkv_weight, zero, nullptr, qkv, stream);
     // Causal attention, all heads in one launch: per (128-query block, head) a CTA that visits
-    // only the key tiles up to the diagonal and masks inside the diagonal tile.
+    // only the key tiles up to the diagonal and masks inside the diagonal tile; the token-major
+    // maps launch the grid heads-fastest, so the longest blocks of every head go first.
     aisp::ch18::launch_flash_fa3(attention_shape(), attention_maps_, o,
                                  aisp::ch18::MaskedTiles::skip, stream);
     AISP_CHECK_LAUNCH();

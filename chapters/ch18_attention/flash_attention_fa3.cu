@@ -230,12 +230,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   __shared__ Barriers bars;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
-  const int m_block = kMask == MaskKind::none ? static_cast<int>(blockIdx.x)
-                                              : static_cast<int>(gridDim.x - 1 - blockIdx.x);
+  // This block's query block (the last ones, with the most key tiles, first under a mask) and its
+  // (sequence, head), whose rows and columns in the maps and in O FlashHeadLayout gives.
+  const int query_blocks = static_cast<int>(layout.heads_fastest ? gridDim.y : gridDim.x);
+  const int block_in_seq = static_cast<int>(layout.heads_fastest ? blockIdx.y : blockIdx.x);
+  const int sequence_head = static_cast<int>(layout.heads_fastest ? blockIdx.x : blockIdx.y);
+  const int m_block = kMask == MaskKind::none ? block_in_seq : query_blocks - 1 - block_in_seq;
   const int m0 = m_block * kBlockM;
-  // This block's (sequence, head): its rows and columns in the maps and in O (FlashHeadLayout).
-  const int batch_index = static_cast<int>(blockIdx.y) / heads;
-  const int head_index = static_cast<int>(blockIdx.y) % heads;
+  const int batch_index = sequence_head / heads;
+  const int head_index = sequence_head % heads;
   const int head_row = batch_index * layout.rows_per_batch + head_index * layout.rows_per_head;
   const int head_col = head_index * layout.cols_per_head;
   const Tiles<kMask, kSkip> tiles(m0, seq, window);
@@ -420,8 +423,10 @@ void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16
     throw std::runtime_error(std::string("flash FA3: cannot raise shared memory to ") +
                              std::to_string(smem_bytes<kD>()) +
                              " bytes: " + cudaGetErrorString(status));
-  const dim3 grid(static_cast<unsigned>(shape.seq / kBlockM),
-                  static_cast<unsigned>(shape.batch * shape.heads));
+  const auto query_blocks = static_cast<unsigned>(shape.seq / kBlockM);
+  const auto sequence_heads = static_cast<unsigned>(shape.batch * shape.heads);
+  const dim3 grid = maps.layout.heads_fastest ? dim3(sequence_heads, query_blocks)
+                                              : dim3(query_blocks, sequence_heads);
   kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
                                                        shape.heads, maps.layout, shape.window,
                                                        shape.softmax_scale() * kLog2e);
@@ -487,6 +492,7 @@ FlashWgmmaMaps make_flash_wgmma_maps_token_major(const ForwardShape& shape,
   layout.rows_per_head = 0;
   layout.cols_per_head = shape.head_dim;
   layout.o_row_pitch = static_cast<int>(o_row_pitch);
+  layout.heads_fastest = true;
   return {map(tensors.q, kBlockM), map(tensors.k, kBlockN), map(tensors.v, kBlockN), layout};
 }
 
