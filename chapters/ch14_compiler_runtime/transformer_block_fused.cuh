@@ -119,7 +119,7 @@ class FusedTransformerBlockProblem : public TransformerBlockProblem {
     matmul(*qkv_plan_, h1, w.qkv_weight, zero, nullptr, qkv, stream);
     // Causal attention, all heads in one launch: per (128-query block, head) a CTA that visits
     // only the key tiles up to the diagonal and masks inside the diagonal tile; the token-major
-    // maps launch the grid heads-fastest, so the longest blocks of every head go first.
+    // maps order the blocks in groups of 16 heads, longest query blocks first, heads fastest.
     aisp::ch18::launch_flash_fa3(attention_shape(), attention_maps_, o,
                                  aisp::ch18::MaskedTiles::skip, stream);
     AISP_CHECK_LAUNCH();

@@ -66,15 +66,18 @@ bool launch_flash_fa2_tma_config(const ForwardShape& shape, const FlashTmaMaps& 
 // Where head h of sequence b lives in the maps' 2D matrices and in O: its token s is matrix row
 // b·rows_per_batch + h·rows_per_head + s, its dims the columns from h·cols_per_head on; O's rows
 // are o_row_pitch elements apart. [B, H, S, D]: {H·S, S, 0, D}; token-major: {S, 0, D, pitch}.
-// heads_fastest: the grid is (B·H, S / 128) instead of (S / 128, B·H), so the block scheduler,
-// which dispatches x fastest, starts every head's longest causal blocks before any head's
-// shorter ones (longest first over the whole grid, not per head; the token-major maps set it).
+// Block order. heads_per_group 0: the grid is (S / 128, B·H), each head's query blocks in a row
+// (under a mask the longest first). heads_per_group G > 0: a 1D grid in groups of G (sequence,
+// head)s; within a group the query blocks go from the longest to the shortest with the heads
+// fastest, so the scheduler (which dispatches in block order) starts the G heads' longest causal
+// blocks together and the last wave holds short ones, while only G heads' K and V are in use at
+// a time (the token-major maps set 16).
 struct FlashHeadLayout {
   int rows_per_batch = 0;
   int rows_per_head = 0;
   int cols_per_head = 0;
   int o_row_pitch = 0;
-  bool heads_fastest = false;
+  int heads_per_group = 0;
 };
 struct FlashWgmmaMaps {
   CUtensorMap q, k, v;
