@@ -109,13 +109,23 @@ __device__ __forceinline__ bool needs_mask(int m0, int n0, int window) {
 template <int kD>
 struct ConsumerState {
   float o[kD / 2];  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e % 2)
-  float row_max[2];
+  float row_base[2];  // running max · scale_log2, rounded once (-inf until a visible key)
   float row_sum[2];
 };
 
 // Softmax of one tile in S's registers: new running max, p = 2^(s·scale·log2e − max) in place,
 // running sums; returns the two rows' rescale factors for O.
-[[maybe_unused]] __device__ __forceinline__ void softmax_tile(float (&s)[64], float (&row_max)[2],
+// The running max is kept scaled, as the base b = RN(max · scale_log2) the exponents subtract
+// (RN is monotone: max(b_old, RN(tile_max · scale_log2)) = RN(new max · scale_log2)), so O's
+// rescale factor 2^(b_old − b_new) is exactly 1 while the max stays. Written as
+// 2^(old_max · scale_log2 − b_new), ptxas contracts the product and the difference into one FFMA
+// whose result is the product's rounding error, not 0: up to ulp(b) / 2 = 8 at b ~ 2^27 (raw
+// scores ~1.6e9: ch14's block on offset inputs), so O and l grew by up to 2^8 per tile that kept
+// the max and overflowed after ~15 tiles (Inf rows in the last causal query block). The same
+// instruction count: FMUL, FMNMX, FADD for FMNMX, FMUL, FFMA. At such magnitudes the max key's
+// own p, 2^fma(max, scale_log2, −b), is within 2^±ulp(b)/2 of 1 (every p of the row shares the
+// base, so O / l is unaffected): finite while b < 2^31.
+[[maybe_unused]] __device__ __forceinline__ void softmax_tile(float (&s)[64], float (&row_base)[2],
                                                               float (&row_sum)[2], float scale_log2,
                                                               float (&correction)[2]) {
 #pragma unroll
@@ -126,10 +136,10 @@ struct ConsumerState {
       tile_max = fmaxf(tile_max, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-    const float new_max = fmaxf(row_max[h], tile_max);
-    const float base = new_max == -INFINITY ? 0.0f : new_max * scale_log2;
-    correction[h] = common::exp2_approx(row_max[h] * scale_log2 - base);
-    row_max[h] = new_max;
+    const float new_base = fmaxf(row_base[h], tile_max * scale_log2);
+    const float base = new_base == -INFINITY ? 0.0f : new_base;  // a row with no visible key yet
+    correction[h] = common::exp2_approx(row_base[h] - base);
+    row_base[h] = new_base;
     float sum = 0.0f;
 #pragma unroll
     for (int j = 0; j < 16; ++j)
@@ -314,7 +324,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int i = 0; i < kD / 2; ++i)
       st.o[i] = 0.0f;
-    st.row_max[0] = st.row_max[1] = -INFINITY;
+    st.row_base[0] = st.row_base[1] = -INFINITY;
     st.row_sum[0] = st.row_sum[1] = 0.0f;
     float s[64];
     std::uint32_t p[8][4];
@@ -347,7 +357,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     release(&bars.k_empty[0]);
     if (needs_mask<kMask>(m0, tiles.first * kBlockN, window))
       mask_tile<kMask>(s, row0, tiles.first * kBlockN, window, lane);
-    softmax_tile(s, st.row_max, st.row_sum, scale_log2, correction);
+    softmax_tile(s, st.row_base, st.row_sum, scale_log2, correction);
     pack_p(s, p);
 
     const int count = tiles.last - tiles.first;
@@ -373,7 +383,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       release(&bars.k_empty[stage]);
       if (needs_mask<kMask>(m0, t * kBlockN, window))
         mask_tile<kMask>(s, row0, t * kBlockN, window, lane);
-      softmax_tile(s, st.row_max, st.row_sum, scale_log2, correction);
+      softmax_tile(s, st.row_base, st.row_sum, scale_log2, correction);
       common::wgmma_wait_group<0>();  // P·V of the previous tile has retired
       common::wgmma_fence_accumulators(st.o);
       common::wgmma_fence_fragments(p[0]);
