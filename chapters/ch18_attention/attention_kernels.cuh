@@ -66,7 +66,7 @@ bool launch_flash_fa2_tma_config(const ForwardShape& shape, const FlashTmaMaps& 
 // Where head h of sequence b lives in the maps' 2D matrices and in O: its token s is matrix row
 // b·rows_per_batch + h·rows_per_head + s, its dims the columns from h·cols_per_head on; O's rows
 // are o_row_pitch elements apart. [B, H, S, D]: {H·S, S, 0, D}; token-major: {S, 0, D, pitch}.
-// Block order. heads_per_group 0: the grid is (S / 128, B·H), each head's query blocks in a row
+// Block order. heads_per_group 0: the grid is (S / 128, H, B), each head's query blocks in a row
 // (under a mask the longest first). heads_per_group G > 0: a 1D grid in groups of G (sequence,
 // head)s; within a group the query blocks go from the longest to the shortest with the heads
 // fastest, so the scheduler (which dispatches in block order) starts the G heads' longest causal

@@ -246,7 +246,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   // This block's query block (under a mask the last ones, with the most key tiles, first) and
   // its (sequence, head), whose rows and columns in the maps and in O FlashHeadLayout gives.
-  int block_in_seq = 0, sequence_head = 0;
+  int block_in_seq = 0, batch_index = 0, head_index = 0;
   if (layout.heads_per_group > 0) {  // 1D grid, groups of heads (FlashHeadLayout)
     const int query_blocks = seq / kBlockM;
     const int group_blocks = layout.heads_per_group * query_blocks;
@@ -256,15 +256,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int group_heads = min(layout.heads_per_group, all_heads - first_head);
     const int rank = static_cast<int>(blockIdx.x) - group * group_blocks;
     block_in_seq = rank / group_heads;
-    sequence_head = first_head + rank % group_heads;
-  } else {
+    const int sequence_head = first_head + rank % group_heads;
+    batch_index = sequence_head / heads;
+    head_index = sequence_head % heads;
+  } else {  // grid (S / kBlockM, H, B): no division on this path
     block_in_seq = static_cast<int>(blockIdx.x);
-    sequence_head = static_cast<int>(blockIdx.y);
+    head_index = static_cast<int>(blockIdx.y);
+    batch_index = static_cast<int>(blockIdx.z);
   }
   const int m_block = kMask == MaskKind::none ? block_in_seq : seq / kBlockM - 1 - block_in_seq;
   const int m0 = m_block * kBlockM;
-  const int batch_index = sequence_head / heads;
-  const int head_index = sequence_head % heads;
   const int head_row = batch_index * layout.rows_per_batch + head_index * layout.rows_per_head;
   const int head_col = head_index * layout.cols_per_head;
   const Tiles<kMask, kSkip> tiles(m0, seq, window);
@@ -450,9 +451,9 @@ void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16
                              std::to_string(smem_bytes<kD>()) +
                              " bytes: " + cudaGetErrorString(status));
   const auto query_blocks = static_cast<unsigned>(shape.seq / kBlockM);
-  const auto sequence_heads = static_cast<unsigned>(shape.batch * shape.heads);
-  const dim3 grid = maps.layout.heads_per_group > 0 ? dim3(query_blocks * sequence_heads)
-                                                    : dim3(query_blocks, sequence_heads);
+  const auto heads = static_cast<unsigned>(shape.heads), batch = static_cast<unsigned>(shape.batch);
+  const dim3 grid = maps.layout.heads_per_group > 0 ? dim3(query_blocks * heads * batch)
+                                                    : dim3(query_blocks, heads, batch);
   kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
                                                        shape.heads, maps.layout, shape.window,
                                                        shape.softmax_scale() * kLog2e);
