@@ -1,11 +1,8 @@
-// Softmax over rows of 2048 bf16 scores: one warp per row, each lane holding 8 chunks of 8 values
-// (64 fp32 registers), so each score is read once and each probability written once; max and sum
-// by warp shuffles; exp in fp32 (expf). The causal form skips the loads of the chunks that lie
-// wholly above the diagonal and writes zeros there.
-// Bytes per row: 4 KiB read (causal: about half on average) + 4 KiB written; ~4 FLOPs per element
-// plus an exp. Ceiling: HBM bandwidth.
-// The causal form writes only the keys its caller's P·V GEMM reads (below the end of the query's
-// key block), so P's blocks above the diagonal are neither read nor written.
+// Softmax over rows of 2048 bf16 scores (the eager block's softmax): one warp per row, each lane
+// holding 8 chunks of 8 values (64 fp32 registers), so each score is read once and each
+// probability written once; max and sum by warp shuffles; exp in fp32 (expf).
+// Bytes per row: 4 KiB read + 4 KiB written; ~4 FLOPs per element plus an exp. Ceiling: HBM
+// bandwidth.
 #include "attention_softmax_bf16.cuh"
 
 #include <aisp/check.hpp>
@@ -22,12 +19,9 @@ namespace {
 
 constexpr int kWarpsPerBlock = 4;
 
-// kCausal: row r is query r % n of its matrix; keys beyond it are masked, and only the keys below
-// stored_keys(query) = (query / key_block + 1) · key_block are written (the rest of the row is
-// never read by the caller's P·V GEMMs, which stop at that key).
-template <int kCols, bool kCausal>
+template <int kCols>
 __global__ void __launch_bounds__(kWarpsPerBlock * 32)
-    softmax_rows(const uint4* s, uint4* p, std::size_t rows, int n, int key_block) {  // s may be p
+    softmax_rows(const uint4* s, uint4* p, std::size_t rows) {  // s may be p
   constexpr int kChunksPerRow = kCols / 8;
   constexpr int kChunks = kChunksPerRow / 32;
   static_assert(kChunksPerRow % 32 == 0, "whole chunks per lane");
@@ -35,29 +29,13 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
   const std::size_t row = static_cast<std::size_t>(blockIdx.x) * kWarpsPerBlock + threadIdx.x / 32;
   if (row >= rows)
     return;  // a whole warp leaves together
-  const int query = kCausal ? static_cast<int>(row % static_cast<std::size_t>(n)) : kCols;
-  const int stored_keys = kCausal ? (query / key_block + 1) * key_block : kCols;
   const std::size_t row_start = row * kChunksPerRow;
 
   float v[kChunks][8];
   float row_max = -INFINITY;
 #pragma unroll
   for (int c = 0; c < kChunks; ++c) {
-    const int chunk = c * 32 + lane;
-    const int first_key = chunk * 8;
-    if (!kCausal || first_key <= query) {
-      unpack_bf16x8(s[row_start + chunk], v[c]);
-      if (kCausal) {
-#pragma unroll
-        for (int e = 0; e < 8; ++e)
-          if (first_key + e > query)
-            v[c][e] = -INFINITY;
-      }
-    } else {
-#pragma unroll
-      for (int e = 0; e < 8; ++e)
-        v[c][e] = -INFINITY;
-    }
+    unpack_bf16x8(s[row_start + c * 32 + lane], v[c]);
 #pragma unroll
     for (int e = 0; e < 8; ++e)
       row_max = fmaxf(row_max, v[c][e]);
@@ -81,13 +59,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock * 32)
 
 #pragma unroll
   for (int c = 0; c < kChunks; ++c) {
-    const int chunk = c * 32 + lane;
-    if (chunk * 8 < stored_keys) {
 #pragma unroll
-      for (int e = 0; e < 8; ++e)
-        v[c][e] *= inverse;
-      p[row_start + chunk] = pack_bf16x8(v[c]);
-    }
+    for (int e = 0; e < 8; ++e)
+      v[c][e] *= inverse;
+    p[row_start + c * 32 + lane] = pack_bf16x8(v[c]);
   }
 }
 
@@ -112,21 +87,8 @@ unsigned blocks_for(std::size_t rows) {
 void launch_softmax_rows_bf16(const __nv_bfloat16* s, __nv_bfloat16* p, std::size_t rows, int cols,
                               cudaStream_t stream) {
   check_arguments("launch_softmax_rows_bf16", s, p, cols);
-  softmax_rows<kSoftmaxCols, false><<<blocks_for(rows), kWarpsPerBlock * 32, 0, stream>>>(
-      reinterpret_cast<const uint4*>(s), reinterpret_cast<uint4*>(p), rows, cols, cols);
-  AISP_CHECK_LAUNCH();
-}
-
-void launch_causal_softmax_rows_bf16(const __nv_bfloat16* s, __nv_bfloat16* p, std::size_t matrices,
-                                     int n, int key_block, cudaStream_t stream) {
-  check_arguments("launch_causal_softmax_rows_bf16", s, p, n);
-  if (key_block <= 0 || key_block % 8 != 0 || n % key_block != 0)
-    throw std::invalid_argument(
-        "launch_causal_softmax_rows_bf16: key_block " + std::to_string(key_block) +
-        " must be a positive multiple of 8 that divides n = " + std::to_string(n));
-  const std::size_t rows = matrices * static_cast<std::size_t>(n);
-  softmax_rows<kSoftmaxCols, true><<<blocks_for(rows), kWarpsPerBlock * 32, 0, stream>>>(
-      reinterpret_cast<const uint4*>(s), reinterpret_cast<uint4*>(p), rows, n, key_block);
+  softmax_rows<kSoftmaxCols><<<blocks_for(rows), kWarpsPerBlock * 32, 0, stream>>>(
+      reinterpret_cast<const uint4*>(s), reinterpret_cast<uint4*>(p), rows);
   AISP_CHECK_LAUNCH();
 }
 

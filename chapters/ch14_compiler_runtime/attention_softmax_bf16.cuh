@@ -1,5 +1,5 @@
 // Row softmax over attention scores (bf16 rows, fp32 math): the separate softmax of the eager
-// block and the causal softmax of the fused block. Compiled once (attention_softmax_bf16.cu).
+// block. Compiled once (attention_softmax_bf16.cu).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -16,12 +16,5 @@ inline constexpr int kSoftmaxCols = 2048;
 // eager chain's masked fill) and come out as 0. s and p may be the same buffer.
 void launch_softmax_rows_bf16(const __nv_bfloat16* s, __nv_bfloat16* p, std::size_t rows, int cols,
                               cudaStream_t stream);
-
-// The causal mask and the softmax in one pass over `matrices` n × n score matrices (row = query i,
-// column = key j): p[m][i][j] = softmax over j ≤ i of s[m][i][:], and 0 for i < j < the end of
-// the query's key block ((i / key_block + 1) · key_block); beyond that p is not written. Only the
-// lower triangle of s is read. key_block = n writes every row in full.
-void launch_causal_softmax_rows_bf16(const __nv_bfloat16* s, __nv_bfloat16* p, std::size_t matrices,
-                                     int n, int key_block, cudaStream_t stream);
 
 }  // namespace aisp::ch14

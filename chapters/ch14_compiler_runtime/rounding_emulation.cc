@@ -4,7 +4,10 @@
 //   ./rounding_emulation <tokens> <d_model> <seed>        (e.g. 1024 1024 4: ~30 s)
 // Both schedules accumulate in fp32 and round to bf16 (nearest even) exactly where the variants
 // store bf16: the eager baseline after every GEMM, bias add, scale, GELU and residual add; the
-// fused block once per fused operation (GEMM + epilogue, scaled scores). The weights, scales,
+// fused block once per fused operation (GEMM + epilogue) and, in its flash-attention kernel, the
+// probabilities only: scores stay fp32, each 128-key tile's p = exp(s − running max) is rounded to
+// bf16 for the P·V product while the row sum adds the unrounded p, and O = acc / sum is rounded
+// once. The weights, scales,
 // causal attention (heads of 128) and MLP width (4 · d_model) are those of the real block. It
 // prints, for the two outputs, the rms and largest difference and the largest
 // |diff| / (atol + rtol·|baseline|) under the pair's tolerance.
@@ -23,6 +26,7 @@ using Matrix = std::vector<float>;
 
 constexpr double kRtol = 3.125e-2, kAtol = 6.25e-2;  // the pair's tolerance
 constexpr int kHeadDim = 128;
+constexpr int kFlashKeyTile = 128;  // keys per tile of the flash kernel (flash_attention_fa3.cu)
 
 float to_bf16(float f) {
   std::uint32_t u;
@@ -114,13 +118,45 @@ int main(int argc, char** argv) {
     std::vector<float> p(tokens);
     for (int h = 0; h < s.heads; ++h)
       for (int i = 0; i < tokens; ++i) {
+        if (fused) {  // the flash kernel: running max and sum over 128-key tiles
+          float acc[kHeadDim] = {}, running_max = -INFINITY, running_sum = 0;
+          for (int j0 = 0; j0 <= i; j0 += kFlashKeyTile) {
+            const int j1 = std::min(i + 1, j0 + kFlashKeyTile);
+            float tile_max = -INFINITY;
+            for (int j = j0; j < j1; ++j) {
+              float dot = 0;
+              for (int e = 0; e < kHeadDim; ++e)
+                dot += qkv[static_cast<std::size_t>(i) * 3 * d + h * kHeadDim + e] *
+                       qkv[static_cast<std::size_t>(j) * 3 * d + d + h * kHeadDim + e];
+              p[j] = scale * dot;
+              tile_max = std::max(tile_max, p[j]);
+            }
+            const float new_max = std::max(running_max, tile_max);
+            const float correction = std::exp(running_max - new_max);
+            running_sum *= correction;
+            for (int e = 0; e < kHeadDim; ++e)
+              acc[e] *= correction;
+            for (int j = j0; j < j1; ++j) {
+              const float e_j = std::exp(p[j] - new_max);
+              running_sum += e_j;
+              const float rounded = to_bf16(e_j);
+              for (int e = 0; e < kHeadDim; ++e)
+                acc[e] +=
+                    rounded * qkv[static_cast<std::size_t>(j) * 3 * d + 2 * d + h * kHeadDim + e];
+            }
+            running_max = new_max;
+          }
+          for (int e = 0; e < kHeadDim; ++e)
+            o[static_cast<std::size_t>(i) * d + h * kHeadDim + e] = to_bf16(acc[e] / running_sum);
+          continue;
+        }
         float row_max = -INFINITY;
         for (int j = 0; j < tokens; ++j) {
           float dot = 0;
           for (int e = 0; e < kHeadDim; ++e)
             dot += qkv[static_cast<std::size_t>(i) * 3 * d + h * kHeadDim + e] *
                    qkv[static_cast<std::size_t>(j) * 3 * d + d + h * kHeadDim + e];
-          float v = fused ? to_bf16(scale * dot) : to_bf16(to_bf16(dot) * scale);
+          float v = to_bf16(to_bf16(dot) * scale);
           if (j > i)
             v = -INFINITY;
           p[j] = v;

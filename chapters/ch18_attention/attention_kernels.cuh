@@ -61,11 +61,38 @@ bool launch_flash_fa2_tma_config(const ForwardShape& shape, const FlashTmaMaps& 
 #endif
 
 // flash_attention_fa3.cu: wgmma + TMA, a producer warp and two consumer warpgroups (sm_90a).
-// Needs the maps of make_flash_wgmma_maps (boxes sized for its tiles).
+// Needs the maps of make_flash_wgmma_maps or make_flash_wgmma_maps_token_major (boxes sized for
+// its tiles).
+// Where head h of sequence b lives in the maps' 2D matrices and in O: its token s is matrix row
+// b·rows_per_batch + h·rows_per_head + s, its dims the columns from h·cols_per_head on; O's rows
+// are o_row_pitch elements apart. [B, H, S, D]: {H·S, S, 0, D}; token-major: {S, 0, D, pitch}.
+// Block order. heads_per_group 0: the grid is (S / 128, H, B), each head's query blocks in a row
+// (under a mask the longest first). heads_per_group G > 0: a 1D grid in groups of G (sequence,
+// head)s; within a group the query blocks go from the longest to the shortest with the heads
+// fastest, so the scheduler (which dispatches in block order) starts the G heads' longest causal
+// blocks together and the last wave holds short ones, while only G heads' K and V are in use at
+// a time (the token-major maps set 16).
+struct FlashHeadLayout {
+  int rows_per_batch = 0;
+  int rows_per_head = 0;
+  int cols_per_head = 0;
+  int o_row_pitch = 0;
+  int heads_per_group = 0;
+};
 struct FlashWgmmaMaps {
   CUtensorMap q, k, v;
+  FlashHeadLayout layout;
 };
+// Q, K, V, O as ForwardTensors say: [B, H, S, D] contiguous.
 FlashWgmmaMaps make_flash_wgmma_maps(const ForwardShape& shape, const ForwardTensors& tensors);
+// Token-major Q, K, V, O: row b·S + s holds token s of sequence b, head h in the D columns from
+// h·D on, rows qkv_row_pitch (Q, K, V) and o_row_pitch (O) elements apart: what a fused QKV
+// projection writes ([B·S, 3·H·D], Q | K | V side by side: the three pointers H·D apart, pitch
+// 3·H·D) and what the output projection reads ([B·S, H·D]). The kernel reads the heads straight
+// out of that matrix; nothing is permuted. Pitches: multiples of 8 elements (16-byte TMA rows).
+FlashWgmmaMaps make_flash_wgmma_maps_token_major(const ForwardShape& shape,
+                                                 const ForwardTensors& tensors,
+                                                 long long qkv_row_pitch, long long o_row_pitch);
 void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
                       MaskedTiles masked, cudaStream_t stream);
 // The same kernel with the two consumer warpgroups' GEMM issues alternating through named

@@ -14,12 +14,16 @@
 //     warpgroups take turns issuing their GEMMs, ordered by two named barriers, so that one
 //     warpgroup's softmax runs while the other's Q·Kᵀ and P·V occupy the tensor cores
 //     (FlashAttention-3's inter-warpgroup overlap; see issue_turn below).
+// Layouts: Q, K, V, O as [B, H, S, D] (this chapter's problems) or token-major, read straight out
+// of a fused QKV projection's output (ch14's transformer block); FlashHeadLayout
+// (attention_kernels.cuh) says where a head's rows and columns are, the kernel is the same.
 // Per consumer thread: S (64×128 FP32: 64 registers), O (64×D: 64 at D 128), P (BF16: 32).
 // Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM.
 // FLOPs 4·B·H·S²·D over the visible pairs; ceiling: BF16 tensor (the cuBLAS rate, ANCHORS.md).
 // Elsewhere than sm_90a the kernel body is a trap; the variants declare Feature::wgmma.
 #include <cuda_bf16.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -49,6 +53,10 @@ constexpr int kPanelCols = 64;  // TMA box width: 64 BF16 = the 128-byte swizzle
 [[maybe_unused]] constexpr int kProducerRegisters = 24;
 [[maybe_unused]] constexpr int kConsumerRegisters = 240;
 constexpr float kLog2e = 1.4426950408889634f;
+// Block order of the token-major launches (FlashHeadLayout::heads_per_group): 16 heads' K and V
+// (16 MB at S 2048) in use at a time, and on 132 SMs a list-scheduling estimate of the causal
+// S 2048, 32-head grid as short as all heads at once (36 tile-times against 45 head by head).
+constexpr int kTokenMajorHeadsPerGroup = 16;
 
 template <int kD>
 __host__ __device__ constexpr int q_bytes() {
@@ -101,13 +109,23 @@ __device__ __forceinline__ bool needs_mask(int m0, int n0, int window) {
 template <int kD>
 struct ConsumerState {
   float o[kD / 2];  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e % 2)
-  float row_max[2];
+  float row_base[2];  // running max · scale_log2, rounded once (-inf until a visible key)
   float row_sum[2];
 };
 
 // Softmax of one tile in S's registers: new running max, p = 2^(s·scale·log2e − max) in place,
 // running sums; returns the two rows' rescale factors for O.
-[[maybe_unused]] __device__ __forceinline__ void softmax_tile(float (&s)[64], float (&row_max)[2],
+// The running max is kept scaled, as the base b = RN(max · scale_log2) the exponents subtract
+// (RN is monotone: max(b_old, RN(tile_max · scale_log2)) = RN(new max · scale_log2)), so O's
+// rescale factor 2^(b_old − b_new) is exactly 1 while the max stays. Written as
+// 2^(old_max · scale_log2 − b_new), ptxas contracts the product and the difference into one FFMA
+// whose result is the product's rounding error, not 0: up to ulp(b) / 2 = 8 at b ~ 2^27 (raw
+// scores ~1.6e9: ch14's block on offset inputs), so O and l grew by up to 2^8 per tile that kept
+// the max and overflowed after ~15 tiles (Inf rows in the last causal query block). The same
+// instruction count: FMUL, FMNMX, FADD for FMNMX, FMUL, FFMA. At such magnitudes the max key's
+// own p, 2^fma(max, scale_log2, −b), is within 2^±ulp(b)/2 of 1 (every p of the row shares the
+// base, so O / l is unaffected): finite while b < 2^31.
+[[maybe_unused]] __device__ __forceinline__ void softmax_tile(float (&s)[64], float (&row_base)[2],
                                                               float (&row_sum)[2], float scale_log2,
                                                               float (&correction)[2]) {
 #pragma unroll
@@ -118,10 +136,10 @@ struct ConsumerState {
       tile_max = fmaxf(tile_max, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-    const float new_max = fmaxf(row_max[h], tile_max);
-    const float base = new_max == -INFINITY ? 0.0f : new_max * scale_log2;
-    correction[h] = common::exp2_approx(row_max[h] * scale_log2 - base);
-    row_max[h] = new_max;
+    const float new_base = fmaxf(row_base[h], tile_max * scale_log2);
+    const float base = new_base == -INFINITY ? 0.0f : new_base;  // a row with no visible key yet
+    correction[h] = common::exp2_approx(row_base[h] - base);
+    row_base[h] = new_base;
     float sum = 0.0f;
 #pragma unroll
     for (int j = 0; j < 16; ++j)
@@ -217,7 +235,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
                      const __grid_constant__ CUtensorMap k_map,
                      const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o,
-                     int seq, int window, float scale_log2) {
+                     int seq, int heads, FlashHeadLayout layout, int window, float scale_log2) {
 #if AISP_WGMMA_AVAILABLE
   extern __shared__ std::uint8_t smem_window[];
   std::uint8_t* q_tile = common::align_shared_1024(smem_window);
@@ -226,10 +244,30 @@ __global__ void __launch_bounds__(kThreads, 1)
   __shared__ Barriers bars;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
-  const int m_block = kMask == MaskKind::none ? static_cast<int>(blockIdx.x)
-                                              : static_cast<int>(gridDim.x - 1 - blockIdx.x);
+  // This block's query block (under a mask the last ones, with the most key tiles, first) and
+  // its (sequence, head), whose rows and columns in the maps and in O FlashHeadLayout gives.
+  int block_in_seq = 0, batch_index = 0, head_index = 0;
+  if (layout.heads_per_group > 0) {  // 1D grid, groups of heads (FlashHeadLayout)
+    const int query_blocks = seq / kBlockM;
+    const int group_blocks = layout.heads_per_group * query_blocks;
+    const int group = static_cast<int>(blockIdx.x) / group_blocks;
+    const int first_head = group * layout.heads_per_group;
+    const int all_heads = static_cast<int>(gridDim.x) / query_blocks;
+    const int group_heads = min(layout.heads_per_group, all_heads - first_head);
+    const int rank = static_cast<int>(blockIdx.x) - group * group_blocks;
+    block_in_seq = rank / group_heads;
+    const int sequence_head = first_head + rank % group_heads;
+    batch_index = sequence_head / heads;
+    head_index = sequence_head % heads;
+  } else {  // grid (S / kBlockM, H, B): no division on this path
+    block_in_seq = static_cast<int>(blockIdx.x);
+    head_index = static_cast<int>(blockIdx.y);
+    batch_index = static_cast<int>(blockIdx.z);
+  }
+  const int m_block = kMask == MaskKind::none ? block_in_seq : seq / kBlockM - 1 - block_in_seq;
   const int m0 = m_block * kBlockM;
-  const int head_row = static_cast<int>(blockIdx.y) * seq;
+  const int head_row = batch_index * layout.rows_per_batch + head_index * layout.rows_per_head;
+  const int head_col = head_index * layout.cols_per_head;
   const Tiles<kMask, kSkip> tiles(m0, seq, window);
 
   if (threadIdx.x == 0) {
@@ -250,8 +288,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (threadIdx.x == 0) {
       common::mbarrier_arrive_expect_tx(&bars.q_full, q_bytes<kD>());
       for (int p = 0; p < kD / kPanelCols; ++p)
-        common::tma_load_2d(q_tile + p * kBlockM * 128, q_map, &bars.q_full, p * kPanelCols,
-                            head_row + m0);
+        common::tma_load_2d(q_tile + p * kBlockM * 128, q_map, &bars.q_full,
+                            head_col + p * kPanelCols, head_row + m0);
       for (int t = tiles.first, i = 0; t < tiles.last; ++t, ++i) {
         const int s = i % kStages;
         const std::uint32_t parity = static_cast<std::uint32_t>((i / kStages) % 2);
@@ -260,12 +298,12 @@ __global__ void __launch_bounds__(kThreads, 1)
         common::mbarrier_arrive_expect_tx(&bars.k_full[s], kv_tile_bytes<kD>());
         for (int p = 0; p < kD / kPanelCols; ++p)
           common::tma_load_2d(k_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, k_map,
-                              &bars.k_full[s], p * kPanelCols, row);
+                              &bars.k_full[s], head_col + p * kPanelCols, row);
         common::mbarrier_wait_parity(&bars.v_empty[s], parity ^ 1u);
         common::mbarrier_arrive_expect_tx(&bars.v_full[s], kv_tile_bytes<kD>());
         for (int p = 0; p < kD / kPanelCols; ++p)
           common::tma_load_2d(v_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, v_map,
-                              &bars.v_full[s], p * kPanelCols, row);
+                              &bars.v_full[s], head_col + p * kPanelCols, row);
       }
     }
   } else {
@@ -287,7 +325,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int i = 0; i < kD / 2; ++i)
       st.o[i] = 0.0f;
-    st.row_max[0] = st.row_max[1] = -INFINITY;
+    st.row_base[0] = st.row_base[1] = -INFINITY;
     st.row_sum[0] = st.row_sum[1] = 0.0f;
     float s[64];
     std::uint32_t p[8][4];
@@ -320,7 +358,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     release(&bars.k_empty[0]);
     if (needs_mask<kMask>(m0, tiles.first * kBlockN, window))
       mask_tile<kMask>(s, row0, tiles.first * kBlockN, window, lane);
-    softmax_tile(s, st.row_max, st.row_sum, scale_log2, correction);
+    softmax_tile(s, st.row_base, st.row_sum, scale_log2, correction);
     pack_p(s, p);
 
     const int count = tiles.last - tiles.first;
@@ -346,7 +384,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       release(&bars.k_empty[stage]);
       if (needs_mask<kMask>(m0, t * kBlockN, window))
         mask_tile<kMask>(s, row0, t * kBlockN, window, lane);
-      softmax_tile(s, st.row_max, st.row_sum, scale_log2, correction);
+      softmax_tile(s, st.row_base, st.row_sum, scale_log2, correction);
       common::wgmma_wait_group<0>();  // P·V of the previous tile has retired
       common::wgmma_fence_accumulators(st.o);
       common::wgmma_fence_fragments(p[0]);
@@ -387,7 +425,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       l += __shfl_xor_sync(0xffffffffu, l, 1);
       l += __shfl_xor_sync(0xffffffffu, l, 2);
       const float inv = 1.0f / l;
-      __nv_bfloat16* out = o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * kD;
+      __nv_bfloat16* out =
+          o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * layout.o_row_pitch + head_col;
 #pragma unroll
       for (int j = 0; j < kD / 8; ++j)
         *reinterpret_cast<std::uint32_t*>(out + 8 * j + 2 * q) =
@@ -395,7 +434,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   }
 #else
-  (void)q_map, (void)k_map, (void)v_map, (void)o, (void)seq, (void)window, (void)scale_log2;
+  (void)q_map, (void)k_map, (void)v_map, (void)o, (void)seq, (void)heads, (void)layout,
+      (void)window, (void)scale_log2;
   __trap();
 #endif
 }
@@ -410,10 +450,13 @@ void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16
     throw std::runtime_error(std::string("flash FA3: cannot raise shared memory to ") +
                              std::to_string(smem_bytes<kD>()) +
                              " bytes: " + cudaGetErrorString(status));
-  const dim3 grid(static_cast<unsigned>(shape.seq / kBlockM),
-                  static_cast<unsigned>(shape.batch * shape.heads));
-  kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(
-      maps.q, maps.k, maps.v, o, shape.seq, shape.window, shape.softmax_scale() * kLog2e);
+  const auto query_blocks = static_cast<unsigned>(shape.seq / kBlockM);
+  const auto heads = static_cast<unsigned>(shape.heads), batch = static_cast<unsigned>(shape.batch);
+  const dim3 grid = maps.layout.heads_per_group > 0 ? dim3(query_blocks * heads * batch)
+                                                    : dim3(query_blocks, heads, batch);
+  kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
+                                                       shape.heads, maps.layout, shape.window,
+                                                       shape.softmax_scale() * kLog2e);
 }
 
 }  // namespace
@@ -438,7 +481,46 @@ FlashWgmmaMaps make_flash_wgmma_maps(const ForwardShape& shape, const ForwardTen
     m.box_cols = kPanelCols;
     return common::encode_tiled_matrix_2d(m);
   };
-  return {map(tensors.q, kBlockM), map(tensors.k, kBlockN), map(tensors.v, kBlockN)};
+  FlashHeadLayout layout;
+  layout.rows_per_batch = shape.heads * shape.seq;
+  layout.rows_per_head = shape.seq;
+  layout.cols_per_head = 0;
+  layout.o_row_pitch = shape.head_dim;
+  return {map(tensors.q, kBlockM), map(tensors.k, kBlockN), map(tensors.v, kBlockN), layout};
+}
+
+FlashWgmmaMaps make_flash_wgmma_maps_token_major(const ForwardShape& shape,
+                                                 const ForwardTensors& tensors,
+                                                 long long qkv_row_pitch, long long o_row_pitch) {
+  check_flash_shape(shape, "flash FA3, token-major");
+  const long long head_cols = static_cast<long long>(shape.heads) * shape.head_dim;
+  const long long rows = static_cast<long long>(shape.batch) * shape.seq;
+  if (qkv_row_pitch < head_cols || o_row_pitch < head_cols || qkv_row_pitch % 8 != 0 ||
+      o_row_pitch % 8 != 0 || o_row_pitch > (1LL << 30))
+    throw std::invalid_argument("flash FA3, token-major: row pitches (" +
+                                std::to_string(qkv_row_pitch) + ", " + std::to_string(o_row_pitch) +
+                                " elements) must be multiples of 8 (16-byte rows), at least heads "
+                                "x head_dim (" +
+                                std::to_string(head_cols) + "), and O's below 2^30");
+  if (tensors.o == nullptr || reinterpret_cast<std::uintptr_t>(tensors.o) % 16 != 0)
+    throw std::invalid_argument("flash FA3, token-major: O must be non-null and 16-byte aligned");
+  const auto map = [&](const __nv_bfloat16* base, int box_rows) {
+    common::TiledMatrix2d m;
+    m.base = base;
+    m.rows = static_cast<std::uint64_t>(rows);
+    m.cols = static_cast<std::uint64_t>(head_cols);
+    m.row_pitch_bytes = static_cast<std::uint64_t>(qkv_row_pitch) * sizeof(__nv_bfloat16);
+    m.box_rows = static_cast<std::uint32_t>(box_rows);
+    m.box_cols = kPanelCols;
+    return common::encode_tiled_matrix_2d(m);
+  };
+  FlashHeadLayout layout;
+  layout.rows_per_batch = shape.seq;
+  layout.rows_per_head = 0;
+  layout.cols_per_head = shape.head_dim;
+  layout.o_row_pitch = static_cast<int>(o_row_pitch);
+  layout.heads_per_group = kTokenMajorHeadsPerGroup;
+  return {map(tensors.q, kBlockM), map(tensors.k, kBlockN), map(tensors.v, kBlockN), layout};
 }
 
 void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
