@@ -230,7 +230,12 @@ constexpr int kTurnThreads = 256;  // the two consumer warpgroups
     asm volatile("bar.arrive 2, %0;" ::"n"(kTurnThreads) : "memory");
 }
 
-template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false>
+// kTokenMajor: the layout of FlashHeadLayout (ch14's fused QKV output, a 1D grid in groups of
+// heads); otherwise [B, H, S, D] with a (S / kBlockM, B·H) grid and compile-time offsets. A
+// compile-time choice: with the layout read at run time in every instantiation, the dense D 128
+// kernel ran 0.85 -> 1.03 ms on the H200 (A/B, 2026-11-24), though its inner loop's instruction
+// mix was unchanged.
+template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false>
 __global__ void __launch_bounds__(kThreads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
                      const __grid_constant__ CUtensorMap k_map,
@@ -246,8 +251,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   // This block's query block (under a mask the last ones, with the most key tiles, first) and
   // its (sequence, head), whose rows and columns in the maps and in O FlashHeadLayout gives.
-  int block_in_seq = 0, batch_index = 0, head_index = 0;
-  if (layout.heads_per_group > 0) {  // 1D grid, groups of heads (FlashHeadLayout)
+  int block_in_seq = 0, head_row = 0, head_col = 0;
+  if constexpr (kTokenMajor) {  // 1D grid, groups of heads (FlashHeadLayout)
     const int query_blocks = seq / kBlockM;
     const int group_blocks = layout.heads_per_group * query_blocks;
     const int group = static_cast<int>(blockIdx.x) / group_blocks;
@@ -257,17 +262,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int rank = static_cast<int>(blockIdx.x) - group * group_blocks;
     block_in_seq = rank / group_heads;
     const int sequence_head = first_head + rank % group_heads;
-    batch_index = sequence_head / heads;
-    head_index = sequence_head % heads;
-  } else {  // grid (S / kBlockM, H, B): no division on this path
+    head_row = (sequence_head / heads) * layout.rows_per_batch;
+    head_col = (sequence_head % heads) * layout.cols_per_head;
+  } else {  // grid (S / kBlockM, B·H): [B, H, S, D], a head's rows contiguous
     block_in_seq = static_cast<int>(blockIdx.x);
-    head_index = static_cast<int>(blockIdx.y);
-    batch_index = static_cast<int>(blockIdx.z);
+    head_row = static_cast<int>(blockIdx.y) * seq;
   }
-  const int m_block = kMask == MaskKind::none ? block_in_seq : seq / kBlockM - 1 - block_in_seq;
+  const int query_blocks_in_seq = kTokenMajor ? seq / kBlockM : static_cast<int>(gridDim.x);
+  const int m_block =
+      kMask == MaskKind::none ? block_in_seq : query_blocks_in_seq - 1 - block_in_seq;
   const int m0 = m_block * kBlockM;
-  const int head_row = batch_index * layout.rows_per_batch + head_index * layout.rows_per_head;
-  const int head_col = head_index * layout.cols_per_head;
   const Tiles<kMask, kSkip> tiles(m0, seq, window);
 
   if (threadIdx.x == 0) {
@@ -425,8 +429,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       l += __shfl_xor_sync(0xffffffffu, l, 1);
       l += __shfl_xor_sync(0xffffffffu, l, 2);
       const float inv = 1.0f / l;
+      const long long o_pitch = kTokenMajor ? layout.o_row_pitch : kD;
       __nv_bfloat16* out =
-          o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * layout.o_row_pitch + head_col;
+          o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * o_pitch + head_col;
 #pragma unroll
       for (int j = 0; j < kD / 8; ++j)
         *reinterpret_cast<std::uint32_t*>(out + 8 * j + 2 * q) =
@@ -440,10 +445,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false>
+template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false>
 void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
-  const auto kernel = flash_fa3_kernel<kD, kMask, kSkip, kPingPong>;
+  const auto kernel = flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor>;
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<kD>());
   if (status != cudaSuccess)
@@ -452,8 +457,8 @@ void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16
                              " bytes: " + cudaGetErrorString(status));
   const auto query_blocks = static_cast<unsigned>(shape.seq / kBlockM);
   const auto heads = static_cast<unsigned>(shape.heads), batch = static_cast<unsigned>(shape.batch);
-  const dim3 grid = maps.layout.heads_per_group > 0 ? dim3(query_blocks * heads * batch)
-                                                    : dim3(query_blocks, heads, batch);
+  const dim3 grid =
+      kTokenMajor ? dim3(query_blocks * heads * batch) : dim3(query_blocks, heads * batch);
   kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
                                                        shape.heads, maps.layout, shape.window,
                                                        shape.softmax_scale() * kLog2e);
@@ -526,6 +531,12 @@ FlashWgmmaMaps make_flash_wgmma_maps_token_major(const ForwardShape& shape,
 void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
                       MaskedTiles masked, cudaStream_t stream) {
   check_flash_shape(shape, "flash FA3");
+  if (maps.layout.heads_per_group > 0) {  // token-major maps: built for ch14's causal block only
+    if (shape.head_dim != 128 || shape.mask != MaskKind::causal || masked != MaskedTiles::skip)
+      throw std::invalid_argument("flash FA3, token-major: built for head_dim 128, causal, "
+                                  "skipping masked tiles (ch14's transformer block) only");
+    return launch<128, MaskKind::causal, true, false, true>(shape, maps, o, stream);
+  }
   if (shape.head_dim == 64) {
     if (shape.mask != MaskKind::none)
       throw std::invalid_argument("flash FA3: masks are built for head_dim 128 only");
@@ -547,6 +558,8 @@ void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __n
 void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& maps,
                                __nv_bfloat16* o, cudaStream_t stream) {
   check_flash_shape(shape, "flash FA3 ping-pong");
+  if (maps.layout.heads_per_group > 0)
+    throw std::invalid_argument("flash FA3 ping-pong: built for [B, H, S, D] maps only");
   if (shape.mask != MaskKind::none)
     throw std::invalid_argument("flash FA3 ping-pong: built for the unmasked problem only");
   if (shape.head_dim == 64)
