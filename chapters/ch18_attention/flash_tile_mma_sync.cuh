@@ -55,7 +55,10 @@ __device__ __forceinline__ std::uint32_t swizzled_offset(int row, int col) {
 template <int kD>
 struct WarpAccumulator {
   float o[2][kD / 8][4];
-  float row_max[2][2];  // raw scores (before scaling); -inf until a visible key is seen
+  // The running max already scaled, b = RN(max · scale_log2), the base the exponents subtract;
+  // -inf until a visible key is seen. Kept scaled so O's rescale factor 2^(b_old − b_new) is
+  // exactly 1 while the max stays (see online_softmax).
+  float row_base[2][2];
   float row_sum[2][2];  // this thread's part of Σ p; the quad's four parts add up at the end
 
   __device__ __forceinline__ void clear() {
@@ -68,7 +71,7 @@ struct WarpAccumulator {
           o[mt][dt][e] = 0.0f;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        row_max[mt][h] = -INFINITY;
+        row_base[mt][h] = -INFINITY;
         row_sum[mt][h] = 0.0f;
       }
     }
@@ -170,11 +173,16 @@ __device__ __forceinline__ void online_softmax(const float (&s)[2][kKeys / 8][4]
         tile_max = fmaxf(tile_max, fmaxf(s[mt][nt][2 * h], s[mt][nt][2 * h + 1]));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-      const float new_max = fmaxf(acc.row_max[mt][h], tile_max);
-      // A row with no visible key yet keeps max -inf: subtract 0 so 2^(-inf) = 0, never NaN.
-      const float base = new_max == -INFINITY ? 0.0f : new_max * scale_log2;
-      const float correction = common::exp2_approx(acc.row_max[mt][h] * scale_log2 - base);
-      acc.row_max[mt][h] = new_max;
+      // Written as 2^(old_max · scale_log2 − RN(new_max · scale_log2)), ptxas contracts the rescale
+      // into one FFMA whose result is the product's rounding error, not 0, when the max stays: at
+      // scores ~1e9 that is up to 2^8 per tile, and O overflows (found in chapter 18's FA3 kernel
+      // through chapter 14's block on offset inputs). RN is monotone, so max(b_old, RN(tile_max ·
+      // scale_log2)) is the same base; the factor is then exactly 1 while the max stays.
+      const float new_base = fmaxf(acc.row_base[mt][h], tile_max * scale_log2);
+      // A row with no visible key yet keeps -inf: subtract 0 so 2^(-inf) = 0, never NaN.
+      const float base = new_base == -INFINITY ? 0.0f : new_base;
+      const float correction = common::exp2_approx(acc.row_base[mt][h] - base);
+      acc.row_base[mt][h] = new_base;
       float sum = 0.0f;
 #pragma unroll
       for (int nt = 0; nt < kKeys / 8; ++nt) {
