@@ -70,6 +70,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "../common/mma_sync.cuh"
 #include "../common/quant_weight_only.cuh"
 #include "weight_only_gemv_kernel.cuh"
 
@@ -134,14 +135,6 @@ __device__ __forceinline__ std::uint32_t int8_pair(std::uint32_t word, int first
   return bf16x2_bits(__floats2bfloat162_rn(lo, hi));
 }
 
-__device__ __forceinline__ void mma_bf16_16816(float (&c)[4], const std::uint32_t (&a)[4],
-                                               std::uint32_t b0, std::uint32_t b1) {
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
-               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
 // One thread's part of one group for kRowTiles tiles: kWords 32-bit words per row (4 for INT4,
 // 8 for INT8) of rows g (half 0) and g + 8 (half 1), and those rows' scales for the group.
 template <int kBits, int kRowTiles>
@@ -180,15 +173,6 @@ __device__ __forceinline__ void copy_group(std::uint32_t stage_lane_smem,
                    "l"(chunk + v * kWarpLoadBytes), "l"(policy)
                    : "memory");
   }
-}
-
-__device__ __forceinline__ void copy_commit() {
-  asm volatile("cp.async.commit_group;" ::: "memory");
-}
-
-template <int kPending>
-__device__ __forceinline__ void copy_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
 }
 
 // The group's words of this lane from its stage (the scales come from load_scales).
@@ -325,7 +309,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
     for (int p = 0; p < kStages - 1; ++p) {
       if (p < my_groups)
         copy_group<kBits, kRowTiles>(lane_smem + p * kStageBytes, lane_w, p, policy);
-      copy_commit();
+      common::cp_async_commit();
     }
   }
   if constexpr (kFoldBias) {
@@ -374,8 +358,9 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
       if (group + kStages - 1 < my_groups)
         copy_group<kBits, kRowTiles>(lane_smem + refill_stage * kStageBytes, lane_w,
                                      group + kStages - 1, policy);
-      copy_commit();
-      copy_wait<kStages - 1>();  // committed: kStages + group; group `group` is complete
+      common::cp_async_commit();
+      common::cp_async_wait<kStages -
+                            1>();  // committed: kStages + group; group `group` is complete
       Slice<kBits, kRowTiles> cur;
       read_slice(cur, lane_smem + stage * kStageBytes);
       stage = stage == kStages - 1 ? 0 : stage + 1;
@@ -401,7 +386,8 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
 #pragma unroll
           for (int t = 0; t < kTiles; ++t) {
             const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
-            mma_bf16_16816(part[st % kChains][r][t], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+            common::mma_m16n8k16_bf16(part[st % kChains][r][t], a, st % 2 ? b.z : b.x,
+                                      st % 2 ? b.w : b.y);
           }
         }
       }
@@ -428,7 +414,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
     // Each warp leaves its partial sums in its own ring (all its copies have landed and been
     // read), [element][lane] so the stores and loads hit 32 distinct banks; the set's first warp
     // adds the others' after the barrier.
-    copy_wait<0>();
+    common::cp_async_wait<0>();
     float* const mine = reinterpret_cast<float*>(&ring[warp][0][0]);
     if (split != 0) {
 #pragma unroll
