@@ -74,6 +74,31 @@ __device__ __forceinline__ float aisp_bf16_high_to_float(unsigned int word) {
   return __uint_as_float(word & 0xffff0000u);
 }
 
+// The same unpacking written with prmt, one variant per statistics pass. Unpacking is cheaper than
+// keeping floats: a lane's 128 elements are 64 registers packed and 128 unpacked, and the compiler
+// would merge identical unpackings of the three passes and keep the floats live (spills); distinct
+// instructions per pass keep it from merging them. Bytes 4-7 are the zero second operand.
+__device__ __forceinline__ float aisp_bf16_low_to_float_for_sum(unsigned int word) {
+  unsigned int bits;
+  asm("prmt.b32 %0, %1, 0, 0x1044;" : "=r"(bits) : "r"(word));
+  return __uint_as_float(bits);
+}
+__device__ __forceinline__ float aisp_bf16_high_to_float_for_sum(unsigned int word) {
+  unsigned int bits;
+  asm("prmt.b32 %0, %1, 0, 0x3244;" : "=r"(bits) : "r"(word));
+  return __uint_as_float(bits);
+}
+__device__ __forceinline__ float aisp_bf16_low_to_float_for_squares(unsigned int word) {
+  unsigned int bits;
+  asm("shl.b32 %0, %1, 16;" : "=r"(bits) : "r"(word));
+  return __uint_as_float(bits);
+}
+__device__ __forceinline__ float aisp_bf16_high_to_float_for_squares(unsigned int word) {
+  unsigned int bits;
+  asm("and.b32 %0, %1, 0xffff0000;" : "=r"(bits) : "r"(word));
+  return __uint_as_float(bits);
+}
+
 // Two floats to a bf16 pair, round to nearest even, `lo` in the low half: one cvt instruction.
 __device__ __forceinline__ unsigned int aisp_pack_bf16x2(float lo, float hi) {
   unsigned int packed;
@@ -130,132 +155,109 @@ __device__ __forceinline__ unsigned int aisp_spread_byte_signs(unsigned int sign
   return keep;
 }
 
-// The sum over the block. Each call site passes its own `partials`, so one barrier per sum is
-// enough: a warp writes a call site's partials again only after every warp has passed the other
-// call site's barrier, which each warp reaches after reading these partials.
-template <int kWarps>
-__device__ __forceinline__ float aisp_block_sum(float v, float* partials) {
+// The sum over a warp, left in every lane (a butterfly: five shuffles, no barrier).
+__device__ __forceinline__ float aisp_warp_sum(float v) {
   _Pragma("unroll")
   for (int offset = 16; offset > 0; offset >>= 1)
     v += __shfl_xor_sync(0xffffffffu, v, offset);
-  if ((threadIdx.x & 31u) == 0)
-    partials[threadIdx.x >> 5] = v;
-  __syncthreads();
-  float total = 0.0f;
-  _Pragma("unroll")
-  for (int w = 0; w < kWarps; ++w)
-    total += partials[w];
-  return total;
+  return v;
 }
 
-// Issues the loads of one row's x and mask chunks (chunk c * kThreads + thread of the row).
-// Past the last row, or past the row's end, the chunks are zeros and nothing is loaded.
-template <int kCols, int kChunks, int kThreads>
-__device__ __forceinline__ void aisp_load_row(const uint4* __restrict__ x,
-                                              const uint2* __restrict__ mask, unsigned int row,
-                                              unsigned int rows, int chunks_per_row, int thread,
-                                              uint4 (&x_chunks)[kChunks],
-                                              uint2 (&mask_chunks)[kChunks]) {
-  const unsigned long long row_start =
-      static_cast<unsigned long long>(row) * static_cast<unsigned long long>(chunks_per_row);
-  _Pragma("unroll")
-  for (int c = 0; c < kChunks; ++c) {
-    const int chunk = c * kThreads + thread;
-    if (row < rows && (kCols > 0 || chunk < chunks_per_row)) {
-      x_chunks[c] = x[row_start + chunk];
-      mask_chunks[c] = mask[row_start + chunk];
-    } else {
-      x_chunks[c] = make_uint4(0u, 0u, 0u, 0u);
-      mask_chunks[c] = make_uint2(0u, 0u);
-    }
-  }
-}
-
-template <int kCols, int kThreads, int kMaxCols>
-__global__ void __launch_bounds__(kThreads)
+// One warp per row: the warps of all blocks take rows warp, warp + warps in the grid, ...; a
+// warp's 32 lanes hold its row in registers as chunks of 8 bf16 (chunk c * 32 + lane of the row
+// for lane, c < kChunks), with the row's mask bytes beside them.
+// kMinBlocksPerSm caps the registers (65536 / (kThreads · kMinBlocksPerSm)); each build names
+// the cap at which ptxas spills nothing (its file says what ptxas reported).
+template <int kCols, int kThreads, int kMaxCols, int kMinBlocksPerSm>
+__global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     fused_ln_gelu_mask(const uint4* __restrict__ x, const uint2* __restrict__ mask,
                        const uint4* __restrict__ gamma, const uint4* __restrict__ beta,
                        uint4* __restrict__ y, unsigned int rows, int cols_at_run_time, float eps) {
   static_assert(kThreads % 32 == 0, "whole warps");
-  static_assert((kCols > 0 ? kCols : kMaxCols) % (8 * kThreads) == 0,
-                "the register array holds whole chunks of 8 per thread");
-  constexpr int kChunks = (kCols > 0 ? kCols : kMaxCols) / (8 * kThreads);
-  constexpr int kWarps = kThreads / 32;
+  static_assert((kCols > 0 ? kCols : kMaxCols) % (8 * 32) == 0,
+                "the register array holds whole chunks of 8 per lane");
+  constexpr int kChunks = (kCols > 0 ? kCols : kMaxCols) / (8 * 32);
+  constexpr unsigned int kWarps = kThreads / 32;
   const int cols = kCols > 0 ? kCols : cols_at_run_time;
   const int chunks_per_row = cols / 8;
   const float inv_cols = 1.0f / static_cast<float>(cols);
-  const int thread = static_cast<int>(threadIdx.x);
-  __shared__ float row_sums[kWarps];
-  __shared__ float row_squares[kWarps];
-
-  // The block's rows are blockIdx.x, blockIdx.x + gridDim.x, ...; each row's x and mask are
-  // loaded while the row before it is being worked on.
-  uint4 next_x[kChunks];
-  uint2 next_mask[kChunks];
-  unsigned int row = blockIdx.x;
-  aisp_load_row<kCols, kChunks, kThreads>(x, mask, row, rows, chunks_per_row, thread, next_x,
-                                          next_mask);
-  for (; row < rows; row += gridDim.x) {
+  const int lane = static_cast<int>(threadIdx.x & 31u);
+  const unsigned int row = blockIdx.x * kWarps + (threadIdx.x >> 5);
+  if (row < rows) {
     const unsigned long long row_start =
         static_cast<unsigned long long>(row) * static_cast<unsigned long long>(chunks_per_row);
-    float v[kChunks][8];
-    unsigned int keep_signs[kChunks][2];
+    // Every load of the row goes out before the first sum: 12 KiB in flight per warp for a
+    // 4096-element row. Chunks past the row's end are zeros and are not loaded.
+    uint4 x_chunks[kChunks];
+    uint2 mask_chunks[kChunks];
+    _Pragma("unroll")
+    for (int c = 0; c < kChunks; ++c) {
+      const int chunk = c * 32 + lane;
+      if (kCols > 0 || chunk < chunks_per_row) {
+        x_chunks[c] = x[row_start + chunk];
+        mask_chunks[c] = mask[row_start + chunk];
+      } else {
+        x_chunks[c] = make_uint4(0u, 0u, 0u, 0u);
+        mask_chunks[c] = make_uint2(0u, 0u);
+      }
+    }
+
+    // Two-pass variance (no cancellation on offset rows), each pass unpacking x again from its
+    // bf16 registers: 128 floats per lane would not fit beside the packed row.
     float sum = 0.0f;
     _Pragma("unroll")
     for (int c = 0; c < kChunks; ++c) {
-      const unsigned int words[4] = {next_x[c].x, next_x[c].y, next_x[c].z, next_x[c].w};
+      const unsigned int words[4] = {x_chunks[c].x, x_chunks[c].y, x_chunks[c].z, x_chunks[c].w};
       _Pragma("unroll")
-      for (int w = 0; w < 4; ++w) {
-        v[c][2 * w] = aisp_bf16_low_to_float(words[w]);
-        v[c][2 * w + 1] = aisp_bf16_high_to_float(words[w]);
-      }
-      _Pragma("unroll")
-      for (int e = 0; e < 8; ++e)
-        sum += v[c][e];  // chunks past the row's end are zeros
-      keep_signs[c][0] = aisp_nonzero_byte_signs(next_mask[c].x);
-      keep_signs[c][1] = aisp_nonzero_byte_signs(next_mask[c].y);
+      for (int w = 0; w < 4; ++w)
+        sum += aisp_bf16_low_to_float_for_sum(words[w]) + aisp_bf16_high_to_float_for_sum(words[w]);
     }
-    // The next row's loads go out now: they have this row's two block sums and its output pass
-    // to arrive in.
-    aisp_load_row<kCols, kChunks, kThreads>(x, mask, row + gridDim.x, rows, chunks_per_row,
-                                            thread, next_x, next_mask);
-
-    // Two-pass variance (no cancellation on offset rows); v becomes x - mean.
-    const float mean = aisp_block_sum<kWarps>(sum, row_sums) * inv_cols;
+    const float mean = aisp_warp_sum(sum) * inv_cols;
     float squares = 0.0f;
     _Pragma("unroll")
     for (int c = 0; c < kChunks; ++c) {
-      if (kCols > 0 || c * kThreads + thread < chunks_per_row) {
+      if (kCols > 0 || c * 32 + lane < chunks_per_row) {  // past the row's end: not row elements
+        const unsigned int words[4] = {x_chunks[c].x, x_chunks[c].y, x_chunks[c].z,
+                                       x_chunks[c].w};
         _Pragma("unroll")
-        for (int e = 0; e < 8; ++e) {
-          v[c][e] -= mean;
-          squares = fmaf(v[c][e], v[c][e], squares);
+        for (int w = 0; w < 4; ++w) {
+          const float lo = aisp_bf16_low_to_float_for_squares(words[w]) - mean;
+          const float hi = aisp_bf16_high_to_float_for_squares(words[w]) - mean;
+          squares = fmaf(lo, lo, squares);
+          squares = fmaf(hi, hi, squares);
         }
       }
     }
-    const float variance = aisp_block_sum<kWarps>(squares, row_squares) * inv_cols;
-    const float rstd = rsqrtf(variance + eps);
+    const float rstd = rsqrtf(aisp_warp_sum(squares) * inv_cols + eps);
+    // (x - mean) · rstd as one FMA: x · rstd - mean · rstd.
+    const float shift = -mean * rstd;
 
     _Pragma("unroll")
     for (int c = 0; c < kChunks; ++c) {
-      const int chunk = c * kThreads + thread;
+      const int chunk = c * 32 + lane;
       if (kCols > 0 || chunk < chunks_per_row) {
         const uint4 g = gamma[chunk];
         const uint4 b = beta[chunk];
+        const unsigned int x_words[4] = {x_chunks[c].x, x_chunks[c].y, x_chunks[c].z,
+                                         x_chunks[c].w};
         const unsigned int g_words[4] = {g.x, g.y, g.z, g.w};
         const unsigned int b_words[4] = {b.x, b.y, b.z, b.w};
+        const unsigned int keep_signs[2] = {aisp_nonzero_byte_signs(mask_chunks[c].x),
+                                            aisp_nonzero_byte_signs(mask_chunks[c].y)};
         unsigned int out_words[4];
         _Pragma("unroll")
         for (int w = 0; w < 4; ++w) {
-          const float lo = aisp_gelu_erf(
-              fmaf(v[c][2 * w] * rstd, aisp_bf16_low_to_float(g_words[w]),
-                   aisp_bf16_low_to_float(b_words[w])));
-          const float hi = aisp_gelu_erf(
-              fmaf(v[c][2 * w + 1] * rstd, aisp_bf16_high_to_float(g_words[w]),
-                   aisp_bf16_high_to_float(b_words[w])));
+          const float lo =
+              aisp_gelu_erf(fmaf(fmaf(aisp_bf16_low_to_float(x_words[w]), rstd, shift),
+                                 aisp_bf16_low_to_float(g_words[w]),
+                                 aisp_bf16_low_to_float(b_words[w])));
+          const float hi =
+              aisp_gelu_erf(fmaf(fmaf(aisp_bf16_high_to_float(x_words[w]), rstd, shift),
+                                 aisp_bf16_high_to_float(g_words[w]),
+                                 aisp_bf16_high_to_float(b_words[w])));
           // Elements 2w and 2w + 1: mask bytes 2w % 4 and 2w % 4 + 1 of word w / 2.
           const unsigned int keep =
-              aisp_spread_byte_signs(keep_signs[c][w / 2], w % 2 == 0 ? 0x9988u : 0xbbaau);
+              aisp_spread_byte_signs(keep_signs[w / 2], w % 2 == 0 ? 0x9988u : 0xbbaau);
           out_words[w] = aisp_pack_bf16x2(lo, hi) & keep;
         }
         y[row_start + chunk] = make_uint4(out_words[0], out_words[1], out_words[2], out_words[3]);

@@ -1,0 +1,134 @@
+// Optimized, contracted: the 64 operations fused into one kernel as 32 FMAs. What changed vs
+// optimized_elementwise_chain (the bit-identical fused kernel): each multiply and the add after it,
+// t * scale(2i) + shift(2i + 1), are one fmaf(t, scale(2i), shift(2i + 1)), rounded once instead of
+// twice. The function is the same chain, the same 32 multiplies and 32 adds per element (an FMA is
+// both: the 64 FLOPs per element the workload counts are all performed); only the rounding differs.
+// Why it is allowed: the contracted chain is at least as close to the float64 reference as the
+// separately rounded one (one rounding per pair of operations instead of two, 32 instead of 64 in
+// all; each is a relative error of at most 2^-24 on a value within a few percent of the input, so
+// the sum stays under 32 · 2^-24 ≈ 1.9e-6 relative, against the default f32 tolerance). It is what
+// nvcc does by default to `t * a + b` (-fmad=true); the 64-kernel baseline cannot do it, because its
+// multiply and its add run in different kernels with a rounded store between them. So the outputs
+// are no longer bit-identical to the baseline's; verification compares both against float64.
+// What limits it: 32 FFMA per element instead of 64 FMUL/FADD moves the kernel from the ridge to
+// half of it. Issue: 2^26 elements · (32 + ~1.4) instructions / (132 SMs · 128 lanes · 1.98 GHz)
+// = 0.067 ms, about half the 0.126 ms the 512 MiB take at 4275 GB/s, so it is bound by HBM and
+// the schedulers have slack to cover load latency (the separately rounded kernel, at ~65.5
+// instructions per element, was issue-bound: SMs 87% busy, 0.78 of the ceiling, run
+// 20261124-043220-5d25).
+// The grid and the pipeline are the other fused kernel's: persistent (one block per resident slot,
+// tiles blockIdx.x, + gridDim.x, ...), each thread issuing the loads of its next tile of 2 float4
+// before it starts on the current one.
+// Bytes: 512 MiB (x read, y written once); FLOPs: 64 · 2^26 (32 FMAs of 2). Ceiling: HBM bandwidth.
+#include <stdexcept>
+#include <string>
+
+#include "elementwise_chain_common.cuh"
+
+namespace aisp::ch09 {
+namespace {
+
+using Problem = ElementwiseChainProblem;
+static_assert(kChainOps % 2 == 0 && chain_op_multiplies(0) && !chain_op_multiplies(1),
+              "the chain alternates multiply, add, starting with a multiply: pairs become FMAs");
+
+constexpr unsigned kTileVecs = static_cast<unsigned>(Problem::kVecsPerBlock);
+
+// Tile t is the kVecsPerBlock float4 from t · kVecsPerBlock; thread i owns float4 i + u · kThreads
+// of it (each warp access 512 contiguous bytes). 32-bit indices (asserted below).
+__device__ __forceinline__ unsigned first_vec(unsigned tile) {
+  return tile * kTileVecs + threadIdx.x;
+}
+__device__ __forceinline__ void load_tile(const float4* __restrict__ in, unsigned tile,
+                                          unsigned tiles, float4 (&v)[Problem::kVecsPerThread]) {
+  if (tile < tiles) {
+    const float4* source = in + first_vec(tile);
+#pragma unroll
+    for (int u = 0; u < Problem::kVecsPerThread; ++u)
+      v[u] = source[u * Problem::kThreads];
+  }
+}
+
+// Operations 2i and 2i + 1 on one value: one FMA, one rounding.
+__device__ __forceinline__ float apply_chain_pair(float t, int i) {
+  return fmaf(t, chain_scale(2 * i), chain_shift(2 * i + 1));
+}
+
+// The 32 FMAs on one tile's 8 values per thread (8 independent chains cover the FMA latency), and
+// its store.
+__device__ __forceinline__ void apply_chain_and_store(float4 (&v)[Problem::kVecsPerThread],
+                                                      float4* __restrict__ out, unsigned tile) {
+#pragma unroll
+  for (int i = 0; i < kChainOps / 2; ++i) {
+#pragma unroll
+    for (int u = 0; u < Problem::kVecsPerThread; ++u) {
+      v[u].x = apply_chain_pair(v[u].x, i);
+      v[u].y = apply_chain_pair(v[u].y, i);
+      v[u].z = apply_chain_pair(v[u].z, i);
+      v[u].w = apply_chain_pair(v[u].w, i);
+    }
+  }
+  float4* destination = out + first_vec(tile);
+#pragma unroll
+  for (int u = 0; u < Problem::kVecsPerThread; ++u)
+    destination[u * Problem::kThreads] = v[u];
+}
+
+// A block's tiles are blockIdx.x, blockIdx.x + gridDim.x, ...; each tile's loads go out before the
+// arithmetic of the tile before it (two register buffers used in turn).
+__global__ void __launch_bounds__(Problem::kThreads)
+    apply_chain_fused_fma(const float4* __restrict__ in, float4* __restrict__ out,
+                          unsigned tiles) {
+  float4 even[Problem::kVecsPerThread];
+  float4 odd[Problem::kVecsPerThread];
+  unsigned tile = blockIdx.x;
+  load_tile(in, tile, tiles, even);
+  while (tile < tiles) {
+    const unsigned second = tile + gridDim.x;
+    load_tile(in, second, tiles, odd);
+    apply_chain_and_store(even, out, tile);
+    if (second >= tiles)
+      break;
+    const unsigned third = second + gridDim.x;
+    load_tile(in, third, tiles, even);
+    apply_chain_and_store(odd, out, second);
+    tile = third;
+  }
+}
+
+constexpr unsigned kTiles = static_cast<unsigned>(Problem::kCount / 4 / Problem::kVecsPerBlock);
+static_assert(std::size_t{kTiles} * Problem::kVecsPerBlock * 4 == Problem::kCount,
+              "whole tiles only: the kernel has no partial tile");
+static_assert(std::size_t{kTiles} * Problem::kVecsPerBlock < (std::size_t{1} << 32),
+              "float4 indices fit in 32 bits");
+
+}  // namespace
+
+struct ElementwiseChainFusedFma : ElementwiseChainProblem {
+  void setup(aisp::Context& ctx) override {
+    ElementwiseChainProblem::setup(ctx);
+    int blocks_per_sm = 0;
+    AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks_per_sm, apply_chain_fused_fma, kThreads, 0));
+    if (blocks_per_sm < 1)
+      throw std::runtime_error("elementwise_chain_fma: the occupancy calculator fits no block of " +
+                               std::to_string(kThreads) +
+                               " threads of apply_chain_fused_fma on an SM; check its register "
+                               "use (nvcc -Xptxas -v)");
+    const unsigned resident = static_cast<unsigned>(blocks_per_sm) *
+                              static_cast<unsigned>(ctx.device_properties().multiProcessorCount);
+    blocks_ = resident < kTiles ? resident : kTiles;
+  }
+
+  void run(aisp::Context& ctx) override {
+    apply_chain_fused_fma<<<blocks_, kThreads, 0, ctx.stream()>>>(x4(), y4(), kTiles);
+    AISP_CHECK_LAUNCH();
+  }
+
+ private:
+  unsigned blocks_ = 0;
+};
+
+}  // namespace aisp::ch09
+
+AISP_VARIANT(aisp::ch09::ElementwiseChainFusedFma)
