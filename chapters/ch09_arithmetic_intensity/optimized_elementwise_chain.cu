@@ -1,31 +1,32 @@
-// Optimized: the 64 operations fused into one kernel. What changed vs the baseline: each thread
-// loads its float4s once, applies all 64 operations in registers (fully unrolled, so every
-// constant is an immediate operand), and stores once. The memory traffic falls from 32 GiB to
-// 512 MiB, 64× less; the arithmetic is the same 64 rounded operations per element, in the same
-// order, so the result is bit-identical to the 64 kernels'.
-// What limits it: 64 FP32 instructions per 8 bytes puts the kernel at the H200's ridge point (the
-// problem header works it through): the FP32 issue rate and the copy bandwidth take about the
-// same time, so the fused kernel reaches the copy ceiling only as far as it keeps both busy at
-// once. The first version (one tile of two float4 per thread, one block per tile, 32768 blocks)
-// reached 77% of the copy ceiling with the SMs 86% busy (H200, ncu). The likely reason (not
-// profiled for stall reasons): every block loaded, then computed, then stored, and the blocks
-// resident on an SM, started together with equal work, run those phases roughly in step, so the
-// schedulers idle while a wave's loads are in flight and HBM idles while the wave computes. This
-// kernel overlaps them explicitly:
-//   - persistent: one block per resident slot (the occupancy calculator's blocks per SM × SMs),
-//     each walking tiles blockIdx.x, blockIdx.x + gridDim.x, ...; no block launches after the
-//     first wave, and the tiles left over after the last full round are spread over the blocks
-//     one each (32768 tiles over 1056 blocks on the H200: 31 or 32 tiles each);
-//   - software-pipelined: a thread issues the loads of its next tile before it starts the 64
-//     operations of the current one, so each tile's loads have a whole tile of arithmetic
-//     (512 instructions per warp, 16 warps per scheduler) to arrive in, and HBM always has the
-//     next tiles' reads queued while the schedulers issue the current tiles' arithmetic. Two
-//     register buffers take the tiles in turn, so no copies are needed between tiles.
-// Instructions: 64 FMUL/FADD per element (PTX: 256 mul.rn.f32 and 256 add.rn.f32 per tile of 8
-// elements per thread, none folded: __fmul_rn/__fadd_rn forbid contraction and reassociation)
-// plus ~11 per tile for the loads, stores, addresses and the loop, ~1.4 per element. ptxas:
-// 30 registers (sm_90a), so 8 blocks of 256 per SM.
-// Bytes: 512 MiB (x read, y written once); FLOPs: 64 · 2^26. Ceiling: HBM bandwidth.
+// Optimized: the 64 operations fused into one kernel, each multiply and the add after it contracted
+// into one FMA. What changed vs the baseline: each thread loads its float4s once, applies the chain
+// in registers (fully unrolled, every constant an immediate operand) and stores once: 512 MiB of
+// traffic instead of 32 GiB. Operations 2i and 2i + 1, t * scale(2i) + shift(2i + 1), are one
+// fmaf(t, scale(2i), shift(2i + 1)), rounded once instead of twice.
+// Why the contraction is allowed: it is the same chain, the same 32 multiplies and 32 adds per
+// element (an FMA is both, so the 64 FLOPs per element the workload counts are all performed);
+// only the rounding differs: 32 roundings instead of 64, each at most 2^-24 of the value it
+// rounds (the product is exact inside the FMA), so its error against the float64 reference has
+// half the terms of the separately rounded chain's, and the values between operations stay within
+// a few percent of the input (the constants are 1 ± j·2^-10 and ±j·2^-8), so the sum stays near
+// 32 · 2^-24 ≈ 1.9e-6 of the input's magnitude: inside the default f32 tolerance, as the
+// separately rounded chain is. It is what nvcc does by default to `t * a + b` (-fmad=true).
+// The 64-kernel baseline cannot do it: its multiply and its add run in different kernels with a
+// rounded store between them. So the outputs are no longer bit-identical to the baseline's;
+// verification compares both with float64. optimized_elementwise_chain_bit_identical keeps every
+// operation rounded on its own, for comparison.
+// What limits it: 32 FFMA per element instead of 64 FMUL/FADD takes the kernel from the ridge to
+// half of it. SASS (sm_90a, cubin opcode count): 576 instructions for the loop's two tiles of 8
+// elements per thread, 512 of them FFMA: 36 per element with the prologue, against 1080 (67.5)
+// for the bit-identical kernel. Issue at 36 per element: 2^26 · 36 / (132 SMs · 4 schedulers ·
+// 1.98 GHz · 32 lanes) = 0.072 ms, against 0.126 ms for the 512 MiB at 4275 GB/s: bound by HBM,
+// with the schedulers 57% busy at the copy ceiling and slack to cover load latency. (The
+// bit-identical kernel at ~65.5 per element needs 0.131 ms of issue: it was issue-bound, SMs 87%
+// busy, 0.78 of the ceiling, run 20261124-043220-5d25.)
+// The grid and the pipeline are the bit-identical kernel's: persistent (one block per resident
+// slot, tiles blockIdx.x, + gridDim.x, ...), each thread issuing the loads of its next tile of 2
+// float4 before it starts on the current one. ptxas (sm_90a): 40 registers, 6 blocks of 256 per SM.
+// Bytes: 512 MiB (x read, y written once); FLOPs: 64 · 2^26 (32 FMAs of 2). Ceiling: HBM bandwidth.
 #include <stdexcept>
 #include <string>
 
@@ -35,13 +36,13 @@ namespace aisp::ch09 {
 namespace {
 
 using Problem = ElementwiseChainProblem;
+static_assert(kChainOps % 2 == 0 && chain_op_multiplies(0) && !chain_op_multiplies(1),
+              "the chain alternates multiply, add, starting with a multiply: pairs become FMAs");
 
-// Tile t is the kVecsPerBlock float4 from t · kVecsPerBlock; thread i of a block owns float4
-// i + u · kThreads of it (u < kVecsPerThread: each warp access is 512 contiguous bytes). The
-// indices are 32-bit (2^24 float4, asserted below): one multiply-add and one wide multiply-add
-// per tile for the loads and one more for the stores. Nothing is loaded past the last tile.
 constexpr unsigned kTileVecs = static_cast<unsigned>(Problem::kVecsPerBlock);
 
+// Tile t is the kVecsPerBlock float4 from t · kVecsPerBlock; thread i owns float4 i + u · kThreads
+// of it (each warp access 512 contiguous bytes). 32-bit indices (asserted below).
 __device__ __forceinline__ unsigned first_vec(unsigned tile) {
   return tile * kTileVecs + threadIdx.x;
 }
@@ -55,19 +56,23 @@ __device__ __forceinline__ void load_tile(const float4* __restrict__ in, unsigne
   }
 }
 
-// The 64 operations on one tile, in registers, and its store. 8 independent values per thread:
-// enough independent work to cover the ~4-cycle latency of each dependent operation even with
-// few warps resident.
+// Operations 2i and 2i + 1 on one value: one FMA, one rounding.
+__device__ __forceinline__ float apply_chain_pair(float t, int i) {
+  return fmaf(t, chain_scale(2 * i), chain_shift(2 * i + 1));
+}
+
+// The 32 FMAs on one tile's 8 values per thread (8 independent chains cover the FMA latency), and
+// its store.
 __device__ __forceinline__ void apply_chain_and_store(float4 (&v)[Problem::kVecsPerThread],
                                                       float4* __restrict__ out, unsigned tile) {
 #pragma unroll
-  for (int op = 0; op < kChainOps; ++op) {
+  for (int i = 0; i < kChainOps / 2; ++i) {
 #pragma unroll
     for (int u = 0; u < Problem::kVecsPerThread; ++u) {
-      v[u].x = apply_chain_op(v[u].x, op);
-      v[u].y = apply_chain_op(v[u].y, op);
-      v[u].z = apply_chain_op(v[u].z, op);
-      v[u].w = apply_chain_op(v[u].w, op);
+      v[u].x = apply_chain_pair(v[u].x, i);
+      v[u].y = apply_chain_pair(v[u].y, i);
+      v[u].z = apply_chain_pair(v[u].z, i);
+      v[u].w = apply_chain_pair(v[u].w, i);
     }
   }
   float4* destination = out + first_vec(tile);
@@ -76,12 +81,11 @@ __device__ __forceinline__ void apply_chain_and_store(float4 (&v)[Problem::kVecs
     destination[u * Problem::kThreads] = v[u];
 }
 
-// A block's tiles are blockIdx.x, blockIdx.x + gridDim.x, ...; the loads of each tile go out
-// before the arithmetic of the tile before it. Two buffers, used in turn (the loop body handles
-// two tiles), so a tile's registers are loaded only after its predecessor in them is consumed,
-// and no register copies are needed between tiles.
+// A block's tiles are blockIdx.x, blockIdx.x + gridDim.x, ...; each tile's loads go out before the
+// arithmetic of the tile before it (two register buffers used in turn).
 __global__ void __launch_bounds__(Problem::kThreads)
-    apply_chain_fused(const float4* __restrict__ in, float4* __restrict__ out, unsigned tiles) {
+    apply_chain_fused_contracted(const float4* __restrict__ in, float4* __restrict__ out,
+                                 unsigned tiles) {
   float4 even[Problem::kVecsPerThread];
   float4 odd[Problem::kVecsPerThread];
   unsigned tile = blockIdx.x;
@@ -107,24 +111,25 @@ static_assert(std::size_t{kTiles} * Problem::kVecsPerBlock < (std::size_t{1} << 
 
 }  // namespace
 
-struct ElementwiseChainFused : ElementwiseChainProblem {
+struct ElementwiseChainFusedContracted : ElementwiseChainProblem {
   void setup(aisp::Context& ctx) override {
     ElementwiseChainProblem::setup(ctx);
     int blocks_per_sm = 0;
-    AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, apply_chain_fused,
-                                                                  kThreads, 0));
+    AISP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks_per_sm, apply_chain_fused_contracted, kThreads, 0));
     if (blocks_per_sm < 1)
-      throw std::runtime_error("elementwise_chain: the occupancy calculator fits no block of " +
-                               std::to_string(kThreads) +
-                               " threads of apply_chain_fused on an SM; check its register use "
-                               "(nvcc -Xptxas -v)");
+      throw std::runtime_error(
+          "elementwise_chain: the occupancy calculator fits no block of " +
+          std::to_string(kThreads) +
+          " threads of apply_chain_fused_contracted on an SM; check its register "
+          "use (nvcc -Xptxas -v)");
     const unsigned resident = static_cast<unsigned>(blocks_per_sm) *
                               static_cast<unsigned>(ctx.device_properties().multiProcessorCount);
     blocks_ = resident < kTiles ? resident : kTiles;
   }
 
   void run(aisp::Context& ctx) override {
-    apply_chain_fused<<<blocks_, kThreads, 0, ctx.stream()>>>(x4(), y4(), kTiles);
+    apply_chain_fused_contracted<<<blocks_, kThreads, 0, ctx.stream()>>>(x4(), y4(), kTiles);
     AISP_CHECK_LAUNCH();
   }
 
@@ -134,4 +139,4 @@ struct ElementwiseChainFused : ElementwiseChainProblem {
 
 }  // namespace aisp::ch09
 
-AISP_VARIANT(aisp::ch09::ElementwiseChainFused)
+AISP_VARIANT(aisp::ch09::ElementwiseChainFusedContracted)

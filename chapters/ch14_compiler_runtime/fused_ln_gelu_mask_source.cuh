@@ -20,34 +20,42 @@
 //      then its mask were loaded only when its block started and when it reached the output
 //      pass, so each block waited on HBM twice per row, with 5 (nvcc: 96 registers, sized for
 //      8192-element rows) or 9 (NVRTC: 56) blocks per SM to cover the waits.
-//   v3 (this one) ~30, counted as v2's was (PTX of the kCols = 4096 build, moves excluded; per
-//      element: 9 fma, 5 mul, 2 MUFU, 1 sub, ~1.5 add, ~5 unpacking x, gamma and beta, ~1 mask and
-//      packing, 1 negation and 1 absolute value that become operand modifiers in SASS, ~1.5
-//      loads, stores, shuffles and addresses; NVVM unpacks x twice rather than keep 32 floats
-//      live, and copies the next row's registers into the current ones once per row, moves not
-//      counted here). What changed:
-//      - a persistent grid (as many blocks as fit, each walking rows blockIdx.x, +gridDim.x, ...)
-//        in which each block issues the loads of its next row's x and mask before it starts on
-//        the current row's sums: every row's loads have a whole row of work to arrive in, and
-//        HBM always has reads queued (6 blocks × 12 KiB per SM for the NVRTC build);
-//      - the mask is loaded with x, one row ahead, not in the output pass;
-//      - one barrier per block sum (each sum has its own shared partials), two per row;
-//      - GELU in 13 instructions (aisp_gelu_erf: the same A&S 7.1.26 erf, rearranged), the mask
-//        spread by prmt's sign-replicating mode, the affine step as one mul and one fma.
-//      Registers (ptxas, sm_90a/sm_90): nvcc build 95 (5 blocks of 128 per SM), NVRTC build 78
-//      (6 blocks per SM). Measured: to be measured.
+//   v3 ~30, counted as v2's was (PTX of the kCols = 4096 build, moves excluded): a persistent grid
+//      of one block of 128 threads per row, each block issuing the loads of its next row's x and
+//      mask before the current row's two block sums (one barrier each). 0.82 (nvcc build, 95
+//      registers, 5 blocks per SM) and 0.83 (NVRTC, 78, 6 blocks) of hbm_bandwidth (runs
+//      20261124-043213-0609 and -043217-3f47, commit 5fd926f). ncu: SMs 64-66% busy, DRAM 72-76%,
+//      achieved occupancy 28-35%: latency-bound on the block barriers; the warps of a block wait
+//      at each sum for the slowest of them.
+//   v4 (this one): one warp per row, no barrier at all. The mean and the variance are warp sums
+//      (five shuffles each, every lane ends with the total); a lane holds 128 elements of a
+//      4096-element row as 16 chunks of 8 bf16 (64 registers packed, plus 32 of mask bytes) and
+//      unpacks them again in each pass (1 instruction per element: floats would need 128
+//      registers). All of a row's loads (12 KiB per warp) go out at once, before the first sum;
+//      with 12-16 warps per SM that is 144-192 KiB of reads in flight per SM, several times what
+//      HBM's latency-bandwidth product asks (~33 KiB per SM at 4.3 TB/s and ~1 µs), so no
+//      next-row prefetch is needed and each warp takes one row (a grid of rows / 4 blocks; the
+//      block scheduler balances the rows as warps finish). Per element (SASS, cubin opcode count:
+//      3704 instructions for 128 elements per lane in the nvcc build, 28.9 per element; 3256, 25.4,
+//      in the NVRTC build without the bounds guards): the sum pass 2 (unpack, add), the squares
+//      pass 3 (unpack, subtract, fma), the output pass ~19 (unpack x, gamma and beta; (x - mean) ·
+//      rstd as one fma with -mean · rstd precomputed; the affine fma; GELU 13; packing and mask
+//      ~1.5), plus loads, stores and addresses. At 29 per element the whole GPU needs 2^26 · 29 /
+//      (32 · 528 schedulers · 1.98 GHz) = 59 µs of issue against the 78.5 µs the 320 MiB take at
+//      4275 GB/s: 75% of the memory time, so issue and memory must overlap well but need not be
+//      perfect. Registers (ptxas): nvcc build (sm_90a) 112, 4 blocks of 128 per SM; NVRTC build
+//      (sm_90) 168, 3 blocks (capped at 128 it spilled 220 bytes: with every bound known, ptxas
+//      schedules the output pass's gamma and beta loads early). Measured: to be measured.
 //
-// One block of kThreads threads per row at a time. Each thread holds its chunks of 8 bf16 (16
-// bytes) in registers: x is read once, the mean and variance come from two block sums over the
-// registers (two-pass variance, no cancellation), and the normalized, GELU'd, masked row is
-// written once.
+// One warp per row. kCols selects how the row length is known:
 //   kCols > 0: the row length is a compile-time constant (the NVRTC build): the chunk count per
-//     thread is exact, every bounds test folds away, and the register array is as small as the
-//     row allows.
+//     lane is exact, every bounds test folds away, and the register array is as small as the row
+//     allows.
 //   kCols == 0: the row length is cols_at_run_time (the ahead-of-time build, which must serve any
 //     row length up to kMaxCols, a multiple of 8): the register array is sized for kMaxCols and
 //     every chunk is guarded by a run-time test.
-// The launch: blockDim.x == kThreads, any gridDim.x ≥ 1 (persistent: the resident block count).
+// The launch: blockDim.x == kThreads, gridDim.x ≥ rows / (kThreads / 32) (one row per warp; warps
+// past the last row do nothing).
 // Per element: 2 bytes of x, 1 byte of mask read, 2 bytes of y written (gamma and beta are one row,
 // read from cache); about 25 FLOPs (LayerNorm, GELU with its erf, mask). Ceiling: HBM bandwidth.
 #pragma once
@@ -210,7 +218,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
       const unsigned int words[4] = {x_chunks[c].x, x_chunks[c].y, x_chunks[c].z, x_chunks[c].w};
       _Pragma("unroll")
       for (int w = 0; w < 4; ++w)
-        sum += aisp_bf16_low_to_float_for_sum(words[w]) + aisp_bf16_high_to_float_for_sum(words[w]);
+        sum += aisp_bf16_low_to_float_for_sum(words[w]) +
+               aisp_bf16_high_to_float_for_sum(words[w]);
     }
     const float mean = aisp_warp_sum(sum) * inv_cols;
     float squares = 0.0f;

@@ -94,7 +94,9 @@ inline float aisp_gelu_erf(float h) {
   const float gaussian = std::exp2(h * (h * -0.7213475204444817f));
   return fmaf(std::fabs(h), fmaf(-q, gaussian, 0.5f), 0.5f * h);
 }
-inline float aisp_bf16_low_to_float_for_sum(unsigned int word) { return aisp_bf16_low_to_float(word); }
+inline float aisp_bf16_low_to_float_for_sum(unsigned int word) {
+  return aisp_bf16_low_to_float(word);
+}
 inline float aisp_bf16_high_to_float_for_sum(unsigned int word) {
   return aisp_bf16_high_to_float(word);
 }

@@ -26,7 +26,7 @@ namespace {
 
 constexpr int kThreads = 128;
 constexpr int kWarpsPerBlock = kThreads / 32;  // one row per warp
-constexpr int kMaxCols = 4096;  // the longest row this ahead-of-time build accepts
+constexpr int kMaxCols = 4096;                 // the longest row this ahead-of-time build accepts
 // 4 blocks of 128 per SM (16 warps, 16 rows in flight): ptxas (sm_90a) fits the kernel in 112
 // registers with no spills.
 constexpr int kMinBlocksPerSm = 4;
@@ -54,10 +54,11 @@ struct LnGeluMaskFusedAheadOfTime : LnGeluMaskProblem {
   }
 
   void run(aisp::Context& ctx) override {
-    fused_ln_gelu_mask<0, kThreads, kMaxCols, kMinBlocksPerSm><<<blocks_, kThreads, 0, ctx.stream()>>>(
-        reinterpret_cast<const uint4*>(x()), reinterpret_cast<const uint2*>(mask()),
-        reinterpret_cast<const uint4*>(gamma()), reinterpret_cast<const uint4*>(beta()),
-        reinterpret_cast<uint4*>(y()), static_cast<unsigned int>(kRows), kCols, kEps);
+    fused_ln_gelu_mask<0, kThreads, kMaxCols, kMinBlocksPerSm>
+        <<<blocks_, kThreads, 0, ctx.stream()>>>(
+            reinterpret_cast<const uint4*>(x()), reinterpret_cast<const uint2*>(mask()),
+            reinterpret_cast<const uint4*>(gamma()), reinterpret_cast<const uint4*>(beta()),
+            reinterpret_cast<uint4*>(y()), static_cast<unsigned int>(kRows), kCols, kEps);
     AISP_CHECK_LAUNCH();
   }
 
