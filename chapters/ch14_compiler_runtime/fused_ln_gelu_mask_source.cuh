@@ -36,7 +36,7 @@
 //      HBM's latency-bandwidth product asks (~33 KiB per SM at 4.3 TB/s and ~1 µs), so no
 //      next-row prefetch is needed and each warp takes one row (a grid of rows / 4 blocks; the
 //      block scheduler balances the rows as warps finish). Per element (SASS, cubin opcode count:
-//      3704 instructions for 128 elements per lane in the nvcc build, 28.9 per element; 3256, 25.4,
+//      3720 instructions for 128 elements per lane in the nvcc build, 29.1 per element; 3272, 25.6,
 //      in the NVRTC build without the bounds guards): the sum pass 2 (unpack, add), the squares
 //      pass 3 (unpack, subtract, fma), the output pass ~19 (unpack x, gamma and beta; (x - mean) ·
 //      rstd as one fma with -mean · rstd precomputed; the affine fma; GELU 13; packing and mask
@@ -212,17 +212,24 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
 
     // Two-pass variance (no cancellation on offset rows), each pass unpacking x again from its
     // bf16 registers: 128 floats per lane would not fit beside the packed row.
-    float sum = 0.0f;
+    // Eight partial sums per lane, one per element position in a chunk: eight independent chains
+    // of kChunks dependent adds (16 for a 4096-element row) instead of one of 8 · kChunks, so a
+    // warp's pass is not one long dependent chain at 4 cycles per add.
+    float sums[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     _Pragma("unroll")
     for (int c = 0; c < kChunks; ++c) {
       const unsigned int words[4] = {x_chunks[c].x, x_chunks[c].y, x_chunks[c].z, x_chunks[c].w};
       _Pragma("unroll")
-      for (int w = 0; w < 4; ++w)
-        sum += aisp_bf16_low_to_float_for_sum(words[w]) +
-               aisp_bf16_high_to_float_for_sum(words[w]);
+      for (int w = 0; w < 4; ++w) {
+        sums[2 * w] += aisp_bf16_low_to_float_for_sum(words[w]);
+        sums[2 * w + 1] += aisp_bf16_high_to_float_for_sum(words[w]);
+      }
     }
-    const float mean = aisp_warp_sum(sum) * inv_cols;
-    float squares = 0.0f;
+    const float mean =
+        aisp_warp_sum(((sums[0] + sums[1]) + (sums[2] + sums[3])) +
+                      ((sums[4] + sums[5]) + (sums[6] + sums[7]))) *
+        inv_cols;
+    float squares[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     _Pragma("unroll")
     for (int c = 0; c < kChunks; ++c) {
       if (kCols > 0 || c * 32 + lane < chunks_per_row) {  // past the row's end: not row elements
@@ -232,12 +239,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
         for (int w = 0; w < 4; ++w) {
           const float lo = aisp_bf16_low_to_float_for_squares(words[w]) - mean;
           const float hi = aisp_bf16_high_to_float_for_squares(words[w]) - mean;
-          squares = fmaf(lo, lo, squares);
-          squares = fmaf(hi, hi, squares);
+          squares[2 * w] = fmaf(lo, lo, squares[2 * w]);
+          squares[2 * w + 1] = fmaf(hi, hi, squares[2 * w + 1]);
         }
       }
     }
-    const float rstd = rsqrtf(aisp_warp_sum(squares) * inv_cols + eps);
+    const float lane_squares = ((squares[0] + squares[1]) + (squares[2] + squares[3])) +
+                               ((squares[4] + squares[5]) + (squares[6] + squares[7]));
+    const float rstd = rsqrtf(aisp_warp_sum(lane_squares) * inv_cols + eps);
     // (x - mean) · rstd as one FMA: x · rstd - mean · rstd.
     const float shift = -mean * rstd;
 
