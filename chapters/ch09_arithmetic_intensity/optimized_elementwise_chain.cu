@@ -6,14 +6,14 @@
 // Why the contraction is allowed: it is the same chain, the same 32 multiplies and 32 adds per
 // element (an FMA is both, so the 64 FLOPs per element the workload counts are all performed);
 // only the rounding differs: 32 roundings instead of 64, each at most 2^-24 of the value it
-// rounds (the product is exact inside the FMA), so its error against the float64 reference has
-// half the terms of the separately rounded chain's, and the values between operations stay within
-// a few percent of the input (the constants are 1 ± j·2^-10 and ±j·2^-8), so the sum stays near
-// 32 · 2^-24 ≈ 1.9e-6 of the input's magnitude: inside the default f32 tolerance (rtol 1e-5,
-// atol 1e-6), as the separately rounded chain is. A host check of 10^6 values per input range
-// (float fma against float64) gave relative RMS errors of 1.30e-7 contracted / 1.32e-7 separately
-// rounded on [-1, 1), 1.6e-7 / 1.6e-7 offset to [7, 9), 1.26e-7 / 1.26e-7 wide range (×2^±12),
-// the largest |error| 0.74 of 1e-5 |reference| + 1e-8. It is what nvcc does by default to `t * a + b` (-fmad=true).
+// rounds (the product is exact inside the FMA), and the values between operations stay within a
+// few percent of the input (the constants are 1 ± j·2^-10 and ±j·2^-8), so the error bound is
+// ~32 · 2^-24 ≈ 1.9e-6 of the input's magnitude, half the separately rounded chain's: inside the
+// default f32 tolerance (rtol 1e-5, atol 1e-6). A host check of 10^6 values per input range (float
+// fma against float64) gave relative RMS errors of 1.30e-7 contracted, 1.32e-7 separately rounded
+// on [-1, 1); 1.6e-7 both offset to [7, 9); 1.26e-7 both on the wide range (×2^±12); the largest
+// |error| 0.74 of 1e-5 |reference| + 1e-8. It is what nvcc does to `t * a + b` by default
+// (-fmad=true).
 // The 64-kernel baseline cannot do it: its multiply and its add run in different kernels with a
 // rounded store between them. So the outputs are no longer bit-identical to the baseline's;
 // verification compares both with float64. optimized_elementwise_chain_bit_identical keeps every
