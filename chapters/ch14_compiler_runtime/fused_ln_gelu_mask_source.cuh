@@ -36,16 +36,16 @@
 //      HBM's latency-bandwidth product asks (~33 KiB per SM at 4.3 TB/s and ~1 µs), so no
 //      next-row prefetch is needed and each warp takes one row (a grid of rows / 4 blocks; the
 //      block scheduler balances the rows as warps finish). Per element (SASS, cubin opcode count:
-//      3720 instructions for 128 elements per lane in the nvcc build, 29.1 per element; 3272, 25.6,
+//      3720 instructions for 128 elements per lane in the nvcc build, 29.1 per element; 3400, 26.6,
 //      in the NVRTC build without the bounds guards): the sum pass 2 (unpack, add), the squares
 //      pass 3 (unpack, subtract, fma), the output pass ~19 (unpack x, gamma and beta; (x - mean) ·
 //      rstd as one fma with -mean · rstd precomputed; the affine fma; GELU 13; packing and mask
 //      ~1.5), plus loads, stores and addresses. At 29 per element the whole GPU needs 2^26 · 29 /
 //      (32 · 528 schedulers · 1.98 GHz) = 59 µs of issue against the 78.5 µs the 320 MiB take at
 //      4275 GB/s: 75% of the memory time, so issue and memory must overlap well but need not be
-//      perfect. Registers (ptxas): nvcc build (sm_90a) 112, 4 blocks of 128 per SM; NVRTC build
-//      (sm_90) 168, 3 blocks (capped at 128 it spilled 220 bytes: with every bound known, ptxas
-//      schedules the output pass's gamma and beta loads early). Measured: to be measured.
+//      perfect. Registers (ptxas, no spills): nvcc build (sm_90a) 112, 4 blocks of 128 per SM;
+//      NVRTC build (sm_90) 96 at 5 blocks, or 168 at 3 (the A/B pair ln_gelu_mask_nvrtc_3_blocks).
+//      Measured: to be measured.
 //
 // One warp per row. kCols selects how the row length is known:
 //   kCols > 0: the row length is a compile-time constant (the NVRTC build): the chunk count per
@@ -82,10 +82,12 @@ __device__ __forceinline__ float aisp_bf16_high_to_float(unsigned int word) {
   return __uint_as_float(word & 0xffff0000u);
 }
 
-// The same unpacking written with prmt, one variant per statistics pass. Unpacking is cheaper than
-// keeping floats: a lane's 128 elements are 64 registers packed and 128 unpacked, and the compiler
-// would merge identical unpackings of the three passes and keep the floats live (spills); distinct
-// instructions per pass keep it from merging them. Bytes 4-7 are the zero second operand.
+// The same unpacking written with prmt, with a different selector for each statistics pass (the
+// zero bytes taken from byte 4 or byte 5 of the zero second operand). Unpacking again is cheaper
+// than keeping floats: a lane's 128 elements are 64 registers packed and 128 unpacked. The three
+// passes' unpackings must be different instructions, or the compiler (NVVM, or ptxas on identical
+// SASS) merges them and keeps 128 floats live across the passes: with shl and and in the squares
+// pass, as in the output pass, the NVRTC build took 168 registers or spilled 220 bytes at 128.
 __device__ __forceinline__ float aisp_bf16_low_to_float_for_sum(unsigned int word) {
   unsigned int bits;
   asm("prmt.b32 %0, %1, 0, 0x1044;" : "=r"(bits) : "r"(word));
@@ -98,12 +100,12 @@ __device__ __forceinline__ float aisp_bf16_high_to_float_for_sum(unsigned int wo
 }
 __device__ __forceinline__ float aisp_bf16_low_to_float_for_squares(unsigned int word) {
   unsigned int bits;
-  asm("shl.b32 %0, %1, 16;" : "=r"(bits) : "r"(word));
+  asm("prmt.b32 %0, %1, 0, 0x1054;" : "=r"(bits) : "r"(word));
   return __uint_as_float(bits);
 }
 __device__ __forceinline__ float aisp_bf16_high_to_float_for_squares(unsigned int word) {
   unsigned int bits;
-  asm("and.b32 %0, %1, 0xffff0000;" : "=r"(bits) : "r"(word));
+  asm("prmt.b32 %0, %1, 0, 0x3254;" : "=r"(bits) : "r"(word));
   return __uint_as_float(bits);
 }
 

@@ -1,18 +1,17 @@
 // Optimized: LayerNorm, GELU and the mask in one kernel, compiled ahead of time by nvcc. What
-// changed vs the baseline: a block keeps its row in registers from the load of x to the store of
+// changed vs the baseline: a warp keeps its row in registers from the load of x to the store of
 // y; the LayerNorm output and the GELU output never leave the SM, and are never rounded to bf16.
 // 5 bytes per element instead of 13 (the 2.6× cap). The kernel is fused_ln_gelu_mask_source.cuh
 // with kCols = 0: the row length is a run-time argument, as a library kernel must take it, and
 // every chunk is guarded. Its register array is sized for the longest row this build accepts,
-// kMaxCols = 4096 (4 chunks of 8 per thread of 128); setup refuses longer rows, with a message.
-// (The first two versions accepted 8192 and paid for it in every launch: 96 registers, 5 blocks
-// per SM, where the same kernel with the row length baked in needed 56. With this version's
-// next-row registers, sizing for 8192 would take 168 registers (ptxas, sm_90a): 3 blocks per SM.
-// A library that must take longer rows instantiates one kernel per class of row length and
-// dispatches on it.)
-// The grid is persistent: as many blocks as fit on the GPU at once, each walking rows blockIdx.x,
-// blockIdx.x + gridDim.x, ... with the next row's loads in flight while it works on the current
-// one. optimized_ln_gelu_mask_nvrtc compiles the same text with the row length baked in.
+// kMaxCols = 4096 (16 chunks of 8 per lane); setup refuses longer rows, with a message. (The
+// first two versions accepted 8192 and paid for it in every launch: 96 registers, 5 blocks per
+// SM, where the same kernel with the row length baked in needed 56. A library that must take
+// longer rows instantiates one kernel per class of row length and dispatches on it; a warp per
+// row of 8192 would need twice the registers, or a pair of warps per row.)
+// One warp per row (fourth version; the kernel's header has the history): a grid of rows / 4
+// blocks of 128, no barrier, all of a row's loads issued before its first sum.
+// optimized_ln_gelu_mask_nvrtc compiles the same text with the row length baked in.
 // Bytes: 320 MiB (x, mask read; y written). Ceiling: HBM bandwidth.
 #include <cstdint>
 #include <stdexcept>
