@@ -32,7 +32,7 @@
 //      4096-element row as 16 chunks of 8 bf16 (64 registers packed, plus 32 of mask bytes) and
 //      unpacks them again in each pass (1 instruction per element: floats would need 128
 //      registers). All of a row's loads (12 KiB per warp) go out at once, before the first sum;
-//      with 12-16 warps per SM that is 144-192 KiB of reads in flight per SM, several times what
+//      with 16-20 warps per SM that is 192-240 KiB of reads in flight per SM, several times what
 //      HBM's latency-bandwidth product asks (~33 KiB per SM at 4.3 TB/s and ~1 µs), so no
 //      next-row prefetch is needed and each warp takes one row (a grid of rows / 4 blocks; the
 //      block scheduler balances the rows as warps finish). Per element (SASS, cubin opcode count:
