@@ -27,25 +27,29 @@
 //      20261124-043213-0609 and -043217-3f47, commit 5fd926f). ncu: SMs 64-66% busy, DRAM 72-76%,
 //      achieved occupancy 28-35%: latency-bound on the block barriers; the warps of a block wait
 //      at each sum for the slowest of them.
-//   v4 (this one): one warp per row, no barrier at all. The mean and the variance are warp sums
-//      (five shuffles each, every lane ends with the total); a lane holds 128 elements of a
-//      4096-element row as 16 chunks of 8 bf16 (64 registers packed, plus 32 of mask bytes) and
-//      unpacks them again in each pass (1 instruction per element: floats would need 128
-//      registers). All of a row's loads (12 KiB per warp) go out at once, before the first sum;
-//      with 16-20 warps per SM that is 192-240 KiB of reads in flight per SM, several times what
-//      HBM's latency-bandwidth product asks (~33 KiB per SM at 4.3 TB/s and ~1 µs), so no
-//      next-row prefetch is needed and each warp takes one row (a grid of rows / 4 blocks; the
-//      block scheduler balances the rows as warps finish). Per element (SASS, cubin opcode count:
-//      3720 instructions for 128 elements per lane in the nvcc build, 29.1 per element; 3400, 26.6,
-//      in the NVRTC build without the bounds guards): the sum pass 2 (unpack, add), the squares
-//      pass 3 (unpack, subtract, fma), the output pass ~19 (unpack x, gamma and beta; (x - mean) ·
-//      rstd as one fma with -mean · rstd precomputed; the affine fma; GELU 13; packing and mask
-//      ~1.5), plus loads, stores and addresses. At 29 per element the whole GPU needs 2^26 · 29 /
-//      (32 · 528 schedulers · 1.98 GHz) = 59 µs of issue against the 78.5 µs the 320 MiB take at
-//      4275 GB/s: 75% of the memory time, so issue and memory must overlap well but need not be
-//      perfect. Registers (ptxas, no spills): nvcc build (sm_90a) 112, 4 blocks of 128 per SM;
-//      NVRTC build (sm_90) 96 at 5 blocks, or 168 at 3 (the A/B pair ln_gelu_mask_nvrtc_3_blocks).
-//      Measured: to be measured.
+//   v4: one warp per row, no block barrier. The mean and the variance are warp sums (five
+//      shuffles each, every lane ends with the total); a lane holds 128 elements of a 4096-element
+//      row as 16 chunks of 8 bf16 (64 registers packed, plus 32 of mask bytes) and unpacks them
+//      again in each pass (1 instruction per element: floats would need 128 registers). All of a
+//      row's loads (12 KiB per warp) go out at once, before the first sum: with 16 warps per SM
+//      that is up to 192 KiB of reads in flight per SM, several times what HBM's
+//      latency-bandwidth product asks (~33 KiB per SM at 4.3 TB/s and ~1 µs), so no next-row
+//      prefetch, and each warp takes one row (a grid of rows / 4 blocks; the block scheduler
+//      balances the rows as warps finish). First build, gamma and beta read from global memory
+//      chunk by chunk in the output pass: 0.58 (nvcc, 112 registers) and 0.71 (NVRTC, 168) of
+//      hbm_bandwidth (run 20261124-061451-0e01, commit 951787d); ncu: DRAM 53%, issue 47%, the
+//      warps stalled on L1TEX 4.6 of every 7.3 cycles, L1 hit rate 44%: the row loads evicted
+//      gamma and beta from L1, and each chunk of the output pass waited for them from L2.
+//   v4b (this one): gamma and beta staged once per block into shared memory by cp.async (no
+//      registers held; the block's one barrier, after the statistics), read from there in the
+//      output pass. Per element (SASS, cubin opcode count, sm_90a): 3952 instructions for 128
+//      elements per lane, 30.9 per element, in both builds: the sum pass 2 (unpack, add), the
+//      squares pass 3 (unpack, subtract, fma), the output pass ~19 (unpack x, gamma and beta;
+//      (x - mean) · rstd as one fma with -mean · rstd precomputed; the affine fma; GELU 13;
+//      packing and mask ~1.5), plus loads, stores and addresses. At 31 per element the whole GPU
+//      needs 2^26 · 31 / (32 · 528 schedulers · 1.98 GHz) = 63 µs of issue against the 78.5 µs
+//      the 320 MiB take at 4275 GB/s. Registers (ptxas, no spills): nvcc build (sm_90a) 127,
+//      NVRTC build (sm_90) 128: 4 blocks of 128 per SM. Measured: to be measured.
 //
 // One warp per row. kCols selects how the row length is known:
 //   kCols > 0: the row length is a compile-time constant (the NVRTC build): the chunk count per
@@ -165,6 +169,19 @@ __device__ __forceinline__ unsigned int aisp_spread_byte_signs(unsigned int sign
   return keep;
 }
 
+// Copies 16 bytes from global to shared memory without passing through registers (cp.async,
+// cached in L1 and L2: gamma and beta are read by every block). aisp_wait_copies waits for the
+// calling thread's copies; a barrier after it makes every thread's copies visible to the block.
+__device__ __forceinline__ void aisp_copy_to_shared(void* destination, const void* source) {
+  const unsigned int shared_address =
+      static_cast<unsigned int>(__cvta_generic_to_shared(destination));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" ::"r"(shared_address), "l"(source)
+               : "memory");
+}
+__device__ __forceinline__ void aisp_wait_copies() {
+  asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
 // The sum over a warp, left in every lane (a butterfly: five shuffles, no barrier).
 __device__ __forceinline__ float aisp_warp_sum(float v) {
   _Pragma("unroll")
@@ -176,7 +193,8 @@ __device__ __forceinline__ float aisp_warp_sum(float v) {
 // One warp per row: warp w of the grid (blockIdx.x · kThreads / 32 + threadIdx.x / 32) takes row
 // w; its 32 lanes hold the row in registers as chunks of 8 bf16 (chunk c * 32 + lane of the row
 // for lane, c < kChunks), with the row's mask bytes beside them. The row test is warp-uniform, so
-// the full-mask shuffles always have all 32 lanes.
+// the full-mask shuffles always have all 32 lanes; every warp reaches the block's one barrier
+// (gamma and beta staged in shared memory), with a row or not.
 // kMinBlocksPerSm caps the registers (65536 / (kThreads · kMinBlocksPerSm)); each build names
 // the cap at which ptxas spills nothing (its file says what ptxas reported).
 template <int kCols, int kThreads, int kMaxCols, int kMinBlocksPerSm>
@@ -188,31 +206,44 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
   static_assert((kCols > 0 ? kCols : kMaxCols) % (8 * 32) == 0,
                 "the register array holds whole chunks of 8 per lane");
   constexpr int kChunks = (kCols > 0 ? kCols : kMaxCols) / (8 * 32);
+  constexpr int kRowChunks = (kCols > 0 ? kCols : kMaxCols) / 8;
   constexpr unsigned int kWarps = kThreads / 32;
   const int cols = kCols > 0 ? kCols : cols_at_run_time;
   const int chunks_per_row = cols / 8;
   const float inv_cols = 1.0f / static_cast<float>(cols);
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const unsigned int row = blockIdx.x * kWarps + (threadIdx.x >> 5);
-  if (row < rows) {
-    const unsigned long long row_start =
-        static_cast<unsigned long long>(row) * static_cast<unsigned long long>(chunks_per_row);
-    // Every load of the row goes out before the first sum: 12 KiB in flight per warp for a
-    // 4096-element row. Chunks past the row's end are zeros and are not loaded.
-    uint4 x_chunks[kChunks];
-    uint2 mask_chunks[kChunks];
+  const bool has_row = row < rows;  // warp-uniform
+  const unsigned long long row_start =
+      static_cast<unsigned long long>(row) * static_cast<unsigned long long>(chunks_per_row);
+  __shared__ uint4 gamma_staged[kRowChunks];
+  __shared__ uint4 beta_staged[kRowChunks];
+
+  // Every load of the row goes out first: 12 KiB in flight per warp for a 4096-element row.
+  uint4 x_chunks[kChunks];
+  uint2 mask_chunks[kChunks];
+  if (has_row) {
     _Pragma("unroll")
     for (int c = 0; c < kChunks; ++c) {
       const int chunk = c * 32 + lane;
       if (kCols > 0 || chunk < chunks_per_row) {
         x_chunks[c] = x[row_start + chunk];
         mask_chunks[c] = mask[row_start + chunk];
-      } else {
-        x_chunks[c] = make_uint4(0u, 0u, 0u, 0u);
-        mask_chunks[c] = make_uint2(0u, 0u);
       }
     }
+  }
+  // gamma and beta (16 KiB as bf16) to shared memory, once per block, with no registers held:
+  // the output pass reads them there, at shared-memory latency. Read from global memory chunk by
+  // chunk in the output pass (the fourth version's first build), each chunk waited on L2 (L1 hit
+  // rate 44%: the row loads evict them) and the warps stalled 4.6 of every 7.3 cycles on L1TEX:
+  // 0.58 of hbm_bandwidth (run 20261124-061451-0e01, NVIDIA H200).
+  for (int chunk = static_cast<int>(threadIdx.x); chunk < chunks_per_row; chunk += kThreads) {
+    aisp_copy_to_shared(&gamma_staged[chunk], gamma + chunk);
+    aisp_copy_to_shared(&beta_staged[chunk], beta + chunk);
+  }
 
+  float rstd = 0.0f, shift = 0.0f;
+  if (has_row) {
     // Two-pass variance (no cancellation on offset rows), each pass unpacking x again from its
     // bf16 registers: 128 floats per lane would not fit beside the packed row.
     // Eight partial sums per lane, one per element position in a chunk: eight independent chains
@@ -221,11 +252,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     float sums[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     _Pragma("unroll")
     for (int c = 0; c < kChunks; ++c) {
-      const unsigned int words[4] = {x_chunks[c].x, x_chunks[c].y, x_chunks[c].z, x_chunks[c].w};
-      _Pragma("unroll")
-      for (int w = 0; w < 4; ++w) {
-        sums[2 * w] += aisp_bf16_low_to_float_for_sum(words[w]);
-        sums[2 * w + 1] += aisp_bf16_high_to_float_for_sum(words[w]);
+      if (kCols > 0 || c * 32 + lane < chunks_per_row) {  // past the row's end: not loaded
+        const unsigned int words[4] = {x_chunks[c].x, x_chunks[c].y, x_chunks[c].z,
+                                       x_chunks[c].w};
+        _Pragma("unroll")
+        for (int w = 0; w < 4; ++w) {
+          sums[2 * w] += aisp_bf16_low_to_float_for_sum(words[w]);
+          sums[2 * w + 1] += aisp_bf16_high_to_float_for_sum(words[w]);
+        }
       }
     }
     const float mean =
@@ -249,18 +283,23 @@ __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     }
     const float lane_squares = ((squares[0] + squares[1]) + (squares[2] + squares[3])) +
                                ((squares[4] + squares[5]) + (squares[6] + squares[7]));
-    const float rstd = rsqrtf(aisp_warp_sum(lane_squares) * inv_cols + eps);
+    rstd = rsqrtf(aisp_warp_sum(lane_squares) * inv_cols + eps);
     // (x - mean) · rstd as one FMA: x · rstd - mean · rstd. Rounding -mean · rstd costs at most
     // 2^-24 · |mean| · rstd (~1e-6 on verification's offset rows, mean ~20 and std ~1.4), far
     // below the bf16 output's half-ulp (2^-9 relative).
-    const float shift = -mean * rstd;
+    shift = -mean * rstd;
+  }
+  aisp_wait_copies();
+  __syncthreads();  // every warp of the block reaches it, with a row or not
+
+  if (has_row) {
 
     _Pragma("unroll")
     for (int c = 0; c < kChunks; ++c) {
       const int chunk = c * 32 + lane;
       if (kCols > 0 || chunk < chunks_per_row) {
-        const uint4 g = gamma[chunk];
-        const uint4 b = beta[chunk];
+        const uint4 g = gamma_staged[chunk];
+        const uint4 b = beta_staged[chunk];
         const unsigned int x_words[4] = {x_chunks[c].x, x_chunks[c].y, x_chunks[c].z,
                                          x_chunks[c].w};
         const unsigned int g_words[4] = {g.x, g.y, g.z, g.w};

@@ -1,6 +1,7 @@
 // Not part of the suite (a .cc file: the build globs only .cu and .cpp). A host emulation of the
 // fused ln_gelu_mask kernel (fused_ln_gelu_mask_source.cuh), to check its index math (one warp
-// per row), its bounds guards and its warp sums without a GPU:
+// per row), its bounds guards, its warp sums and its shared-memory staging of gamma and beta
+// without a GPU:
 //   cd chapters/ch14_compiler_runtime && K=/tmp/fused_ln_gelu_mask_kernel.inc
 //   sed -n '/^\/\/ The sum over a warp/,/^)$/p' fused_ln_gelu_mask_source.cuh | sed '$d' > $K
 //   g++ -std=c++20 -O2 -pthread -I/tmp -o /tmp/lgm ln_gelu_mask_host_emulation.cc && /tmp/lgm
@@ -32,6 +33,10 @@ inline uint4 make_uint4(unsigned int a, unsigned int b, unsigned int c, unsigned
   return {a, b, c, d};
 }
 inline uint2 make_uint2(unsigned int a, unsigned int b) { return {a, b}; }
+struct float4 {
+  float x, y, z, w;
+};
+inline float4 make_float4(float a, float b, float c, float d) { return {a, b, c, d}; }
 
 struct Index {
   unsigned int x;
@@ -94,6 +99,12 @@ inline float aisp_gelu_erf(float h) {
   const float gaussian = std::exp2(h * (h * -0.7213475204444817f));
   return fmaf(std::fabs(h), fmaf(-q, gaussian, 0.5f), 0.5f * h);
 }
+inline uint4 aisp_load_streaming(const uint4* address) { return *address; }
+inline uint2 aisp_load_streaming(const uint2* address) { return *address; }
+inline void aisp_copy_to_shared(void* destination, const void* source) {
+  std::memcpy(destination, source, 16);
+}
+inline void aisp_wait_copies() {}
 inline float aisp_bf16_low_to_float_for_sum(unsigned int word) {
   return aisp_bf16_low_to_float(word);
 }

@@ -1,7 +1,8 @@
-// The NVRTC build of the fused ln_gelu_mask kernel as a variant class, shared by
-// optimized_ln_gelu_mask_nvrtc.cu and its A/B file(s), which differ only in kMinBlocksPerSm (the
-// register cap the kernel is compiled under: 65536 / (128 · kMinBlocksPerSm) registers, that many
-// blocks of 128 per SM). optimized_ln_gelu_mask_nvrtc.cu's header says what the variant does.
+// The NVRTC build of the fused ln_gelu_mask kernel as a variant class, used by
+// optimized_ln_gelu_mask_nvrtc.cu, for a given kMinBlocksPerSm (the register cap the kernel is
+// compiled under: 65536 / (128 · kMinBlocksPerSm) registers, that many blocks of 128 per SM), so
+// that an A/B of the cap is one short file. optimized_ln_gelu_mask_nvrtc.cu's header says what
+// the variant does.
 #pragma once
 
 #include <chrono>
