@@ -19,16 +19,21 @@
 // verification compares both with float64. optimized_elementwise_chain_bit_identical keeps every
 // operation rounded on its own, for comparison.
 // What limits it: 32 FFMA per element instead of 64 FMUL/FADD takes the kernel from the ridge to
-// half of it. SASS (sm_90a, cubin opcode count): 1104 instructions for the loop's two tiles of 16
-// elements per thread, 1024 of them FFMA: 34.5 per element with the prologue, against 1080 per 16
-// elements (67.5) for the bit-identical kernel. Issue at 34.5 per element: 2^26 · 34.5 / (32 lanes
-// · 528 schedulers · 1.98 GHz) = 0.069 ms, against 0.126 ms for the 512 MiB at 4275 GB/s: bound by
-// HBM, the schedulers ~55% busy at the copy ceiling. (The bit-identical kernel at ~65.5 per
-// element needs 0.131 ms of issue: it was issue-bound, SMs 87% busy, 0.78 of the ceiling, run
-// 20261124-043220-5d25.)
+// half of it. SASS (sm_90a, cubin opcode count): 576 instructions for the loop's two tiles of 8
+// elements per thread, 512 of them FFMA: 36 per element with the prologue, against 1080 (67.5)
+// for the bit-identical kernel. Issue at 36 per element: 2^26 · 36 / (132 SMs · 4 schedulers ·
+// 1.98 GHz · 32 lanes) = 0.072 ms, against 0.126 ms for the 512 MiB at 4275 GB/s: bound by HBM,
+// with the schedulers 57% busy at the copy ceiling and slack to cover load latency. (The
+// bit-identical kernel at ~65.5 per element needs 0.131 ms of issue: it was issue-bound, SMs 87%
+// busy, 0.78 of the ceiling, run 20261124-043220-5d25.)
 // The grid and the pipeline are the bit-identical kernel's: persistent (one block per resident
-// slot, tiles blockIdx.x, + gridDim.x, ...), each thread issuing the loads of its next tile before
-// it starts on the current one; the tile is twice as deep (4 float4 per thread, below).
+// slot, tiles blockIdx.x, + gridDim.x, ...), each thread issuing the loads of its next tile of 2
+// float4 before it starts on the current one. ptxas (sm_90a): 40 registers, 6 blocks of 256 per SM.
+// Measured (NVIDIA H200, run 20261124-061451-0e01): 0.84 of hbm_bandwidth, no longer issue-bound
+// (ncu: issue slots 52% busy, DRAM 78%), the warps waiting on their loads 13.6 of every 19.9
+// cycles. A deeper tile (4 float4 per thread, 48 registers, 5 blocks per SM: 80 KiB of loads in
+// flight per SM instead of 48) was slower: 0.82 (run 20261124-064421-3bfc; ncu 144 µs against
+// 138, achieved occupancy 54% against 70%), so the tile stays at the problem's 2 float4.
 // Bytes: 512 MiB (x read, y written once); FLOPs: 64 · 2^26 (32 FMAs of 2). Ceiling: HBM bandwidth.
 #include <stdexcept>
 #include <string>
@@ -42,25 +47,19 @@ using Problem = ElementwiseChainProblem;
 static_assert(kChainOps % 2 == 0 && chain_op_multiplies(0) && !chain_op_multiplies(1),
               "the chain alternates multiply, add, starting with a multiply: pairs become FMAs");
 
-// Four float4 per thread per tile (the problem's shape, used by the baseline and the bit-identical
-// kernel, has two): 64 bytes of loads in flight per thread for the next tile. With two, the
-// contracted kernel was no longer issue-bound but waited on its loads: 0.84 of hbm_bandwidth,
-// ncu 13.6 of 19.9 cycles between issues stalled on L1TEX (global loads), 6 blocks of 256 per SM
-// holding 48 KiB of loads in flight (run 20261124-061451-0e01, NVIDIA H200).
-constexpr int kVecsPerThread = 4;
-constexpr unsigned kTileVecs = static_cast<unsigned>(Problem::kThreads * kVecsPerThread);
+constexpr unsigned kTileVecs = static_cast<unsigned>(Problem::kVecsPerBlock);
 
-// Tile t is the kTileVecs float4 from t · kTileVecs; thread i owns float4 i + u · kThreads
+// Tile t is the kVecsPerBlock float4 from t · kVecsPerBlock; thread i owns float4 i + u · kThreads
 // of it (each warp access 512 contiguous bytes). 32-bit indices (asserted below).
 __device__ __forceinline__ unsigned first_vec(unsigned tile) {
   return tile * kTileVecs + threadIdx.x;
 }
 __device__ __forceinline__ void load_tile(const float4* __restrict__ in, unsigned tile,
-                                          unsigned tiles, float4 (&v)[kVecsPerThread]) {
+                                          unsigned tiles, float4 (&v)[Problem::kVecsPerThread]) {
   if (tile < tiles) {
     const float4* source = in + first_vec(tile);
 #pragma unroll
-    for (int u = 0; u < kVecsPerThread; ++u)
+    for (int u = 0; u < Problem::kVecsPerThread; ++u)
       v[u] = source[u * Problem::kThreads];
   }
 }
@@ -70,14 +69,14 @@ __device__ __forceinline__ float apply_chain_pair(float t, int i) {
   return fmaf(t, chain_scale(2 * i), chain_shift(2 * i + 1));
 }
 
-// The 32 FMAs on one tile's 16 values per thread (16 independent chains cover the FMA latency), and
+// The 32 FMAs on one tile's 8 values per thread (8 independent chains cover the FMA latency), and
 // its store.
-__device__ __forceinline__ void apply_chain_and_store(float4 (&v)[kVecsPerThread],
+__device__ __forceinline__ void apply_chain_and_store(float4 (&v)[Problem::kVecsPerThread],
                                                       float4* __restrict__ out, unsigned tile) {
 #pragma unroll
   for (int i = 0; i < kChainOps / 2; ++i) {
 #pragma unroll
-    for (int u = 0; u < kVecsPerThread; ++u) {
+    for (int u = 0; u < Problem::kVecsPerThread; ++u) {
       v[u].x = apply_chain_pair(v[u].x, i);
       v[u].y = apply_chain_pair(v[u].y, i);
       v[u].z = apply_chain_pair(v[u].z, i);
@@ -86,19 +85,17 @@ __device__ __forceinline__ void apply_chain_and_store(float4 (&v)[kVecsPerThread
   }
   float4* destination = out + first_vec(tile);
 #pragma unroll
-  for (int u = 0; u < kVecsPerThread; ++u)
+  for (int u = 0; u < Problem::kVecsPerThread; ++u)
     destination[u * Problem::kThreads] = v[u];
 }
 
 // A block's tiles are blockIdx.x, blockIdx.x + gridDim.x, ...; each tile's loads go out before the
 // arithmetic of the tile before it (two register buffers used in turn).
-// At most 48 registers (ptxas fits the kernel in them with no spills), 5 blocks of 256 per SM:
-// 80 KiB of the next tiles' loads in flight per SM.
-__global__ void __launch_bounds__(Problem::kThreads, 5)
+__global__ void __launch_bounds__(Problem::kThreads)
     apply_chain_fused_contracted(const float4* __restrict__ in, float4* __restrict__ out,
                                  unsigned tiles) {
-  float4 even[kVecsPerThread];
-  float4 odd[kVecsPerThread];
+  float4 even[Problem::kVecsPerThread];
+  float4 odd[Problem::kVecsPerThread];
   unsigned tile = blockIdx.x;
   load_tile(in, tile, tiles, even);
   while (tile < tiles) {
@@ -114,10 +111,10 @@ __global__ void __launch_bounds__(Problem::kThreads, 5)
   }
 }
 
-constexpr unsigned kTiles = static_cast<unsigned>(Problem::kCount / 4 / kTileVecs);
-static_assert(std::size_t{kTiles} * kTileVecs * 4 == Problem::kCount,
+constexpr unsigned kTiles = static_cast<unsigned>(Problem::kCount / 4 / Problem::kVecsPerBlock);
+static_assert(std::size_t{kTiles} * Problem::kVecsPerBlock * 4 == Problem::kCount,
               "whole tiles only: the kernel has no partial tile");
-static_assert(std::size_t{kTiles} * kTileVecs < (std::size_t{1} << 32),
+static_assert(std::size_t{kTiles} * Problem::kVecsPerBlock < (std::size_t{1} << 32),
               "float4 indices fit in 32 bits");
 
 }  // namespace

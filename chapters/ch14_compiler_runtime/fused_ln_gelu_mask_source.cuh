@@ -49,7 +49,12 @@
 //      packing and mask ~1.5), plus loads, stores and addresses. At 31 per element the whole GPU
 //      needs 2^26 · 31 / (32 · 528 schedulers · 1.98 GHz) = 63 µs of issue against the 78.5 µs
 //      the 320 MiB take at 4275 GB/s. Registers (ptxas, no spills): nvcc build (sm_90a) 127,
-//      NVRTC build (sm_90) 128: 4 blocks of 128 per SM. Measured: to be measured.
+//      NVRTC build (sm_90) 128: 4 blocks of 128 per SM. Measured (NVIDIA H200, run
+//      20261124-064421-3bfc, commit 1c01984): NVRTC build 91.5 µs, 0.86 of hbm_bandwidth; nvcc
+//      build with the row length a run-time argument 98.4 µs, 0.80 (ncu: issue 65%, DRAM 69%,
+//      4 warps per scheduler), below v3's 0.82 (96.1 µs) in the same run. The nvcc build now
+//      dispatches a 4096-element row to this text compiled with kCols = 4096, as NVRTC compiles
+//      it (optimized_ln_gelu_mask.cu): to be measured.
 //
 // One warp per row. kCols selects how the row length is known:
 //   kCols > 0: the row length is a compile-time constant (the NVRTC build): the chunk count per
