@@ -456,6 +456,242 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
       }
 }
 
+// ---- The direct kernel (launch_weight_only_gemv_direct) ----------------------------------------
+// The same packed weights, fragments and MMAs as above, without the shared-memory ring: each warp
+// takes kChunkGroups consecutive 128-k groups of kRowTiles tiles, issues all their 16-byte loads
+// into registers at once (ld.global.nc, L1 not allocated, L2 evict-first), then multiplies group
+// by group while the later groups are still arriving; a block is one row set, its kSplit warps
+// take the row set's chunks of K in turn and meet in shared memory at the end.
+// Why it should stream faster than the ring kernel (issue 13, INT4 batch 1):
+// - Instructions per 16-byte weight piece (INT4, one lane, batch <= 8): 1 load, 7 dequantizing
+//   instructions per 32-bit word (one LOP3 per pair, one shift for 3 of its 4 pairs) = 28,
+//   4 MMAs, and per group (2 pieces) ~4 x loads, 4 FFMAs for the scale, 4 bias MMAs: ~40 per piece
+//   against ~64 in the ring kernel (258 per 2 KiB group, 7.40 M in all by ncu). At 4275 GB/s
+//   INT4 batch 1 streams its 3.67 M pieces in 13.7 us, ~14 M warp-instruction slots of which
+//   this needs ~4.6 M (a third); the ring kernel needed 7.4 M plus its stalls.
+// - No cp.async bookkeeping, no shared-memory round trip, no wait_group: the loads land in the
+//   registers the dequantization reads.
+// - Short blocks (one row set, 14 per SM at INT4 batch 1 over ~3.4 waves) that the block
+//   scheduler hands out as SMs free up, instead of one wave of 3 or 4 long blocks per SM whose
+//   4-block SMs finished last (ncu: 18% of SM cycles with no warp resident).
+// - The INT4 bias (fragments hold 128 + u, q = u - 8) is removed by the MMAs themselves: each
+//   group's accumulator starts at 8 MMAs of a constant -136 A fragment with the group's x, i.e.
+//   at -136 * sum(x) per batch column, shared by the warp's row tiles. No block-wide x sums in
+//   shared memory, no pre-pass, no barrier before the loop. Exact to fp32 rounding as before.
+// Bytes in flight: kChunkGroups * kRowTiles * 512 * kChunkLoads bytes per warp at its start
+// (INT4, 8 groups, 1 tile: 8 KiB), ~16 warps per SM: up to ~128 KiB per SM, against the ~26 KiB
+// that Little's law asks at ~800 ns (4275 GB/s * 800 ns / 132 SMs).
+
+// bf16 -136.0 in both halves: the A fragment of the bias MMAs.
+constexpr std::uint32_t kMinus136Pair = 0xC308C308u;
+
+// One lane's 16-byte piece of the packed weights: read once, so L1 is not allocated and the L2
+// line is tagged evict-first (see l2_evict_first_policy).
+__device__ __forceinline__ uint4 load_weight_piece(const std::uint8_t* at, std::uint64_t policy) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(at), "l"(policy));
+  return v;
+}
+
+// load_x as volatile loads: kept in program order with the MMAs (also volatile), so that ptxas
+// does not hoist every group's x above the first MMA, which took more registers than the weights.
+template <int kTiles>
+__device__ __forceinline__ void load_x_in_order(uint4 (&to)[kTiles][4],
+                                                const __nv_bfloat16* const (&xs)[kTiles],
+                                                int group) {
+#pragma unroll
+  for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+    for (int v = 0; v < 4; ++v)
+      asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(to[t][v].x), "=r"(to[t][v].y), "=r"(to[t][v].z), "=r"(to[t][v].w)
+                   : "l"(xs[t] + group * kGroup + 8 * v));
+}
+
+// kCount consecutive bf16 scales (2, 4 or 8: one 4-, 8- or 16-byte load) as 32-bit words.
+template <int kCount>
+__device__ __forceinline__ void load_scale_run(std::uint32_t (&to)[kCount / 2],
+                                               const __nv_bfloat16* from) {
+  if constexpr (kCount == 8) {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(from));
+    to[0] = v.x, to[1] = v.y, to[2] = v.z, to[3] = v.w;
+  } else if constexpr (kCount == 4) {
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(from));
+    to[0] = v.x, to[1] = v.y;
+  } else {
+    static_assert(kCount == 2, "2, 4 or 8 groups per chunk");
+    to[0] = __ldg(reinterpret_cast<const unsigned int*>(from));
+  }
+}
+
+// kTiles n8 tiles of batch, kRowTiles 16-row tiles per row set (= per block), kSplit warps per
+// block taking the row set's chunks of kChunkGroups groups in turn; kMinBlocks blocks per SM that
+// the register cap guarantees.
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kChunkGroups, int kMinBlocks>
+__global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
+    weight_only_gemv_direct(const std::uint8_t* __restrict__ w_packed,
+                            const __nv_bfloat16* __restrict__ scales,
+                            const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y,
+                            int n, int k, int batch, NibbleMagic magic) {
+  constexpr bool kFoldBias = kBits == 4;  // A holds 128 + u; the bias MMAs remove the 136
+  constexpr int kLoads = kChunkLoads<kBits>, kPerHalf = kLoads / 2;
+  constexpr int kAccFloats = kRowTiles * kTiles * 4;
+  __shared__ float partials[kSplit > 1 ? kSplit - 1 : 1][kAccFloats][32];
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int split = static_cast<int>(threadIdx.x / 32);
+  const int first_tile = kRowTiles * static_cast<int>(blockIdx.x);
+  const int g = lane / 4, q = lane % 4;
+  const int groups = k / kGroup;
+  const int chunks = groups / kChunkGroups;  // the launcher checks that kChunkGroups divides it
+  const std::uint64_t policy = l2_evict_first_policy();
+
+  const __nv_bfloat16* xs[kTiles];
+#pragma unroll
+  for (int t = 0; t < kTiles; ++t)
+    xs[t] = x + static_cast<std::size_t>(min(8 * t + g, batch - 1)) * k + 32 * q;
+
+  float acc[kRowTiles][kTiles][4] = {};
+  for (int chunk = split; chunk < chunks; chunk += kSplit) {
+    const int first_group = chunk * kChunkGroups;
+    // Every weight piece of the chunk first: kChunkGroups * kRowTiles * kLoads loads in flight.
+    uint4 pieces[kChunkGroups][kRowTiles][kLoads];
+#pragma unroll
+    for (int r = 0; r < kRowTiles; ++r) {
+      const std::uint8_t* tile_w =
+          w_packed +
+          (static_cast<std::size_t>(first_tile + r) * groups + first_group) * kChunkBytes<kBits> +
+          kPieceBytes * lane;
+#pragma unroll
+      for (int G = 0; G < kChunkGroups; ++G)
+#pragma unroll
+        for (int v = 0; v < kLoads; ++v)
+          pieces[G][r][v] =
+              load_weight_piece(tile_w + G * kChunkBytes<kBits> + v * kWarpLoadBytes, policy);
+    }
+    // The rows' scales for the chunk: row g's and row g + 8's, kChunkGroups each.
+    std::uint32_t scale_words[kRowTiles][2][kChunkGroups / 2];
+#pragma unroll
+    for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        load_scale_run<kChunkGroups>(
+            scale_words[r][h],
+            scales + static_cast<std::size_t>(kTileRows * (first_tile + r) + g + 8 * h) * groups +
+                first_group);
+    // x of each group from L1 (every warp of the SM reads the same few KiB), loaded as the
+    // group before it is multiplied. ptxas hoists independent loads to the top, which here would
+    // keep every group's x in registers (16 per lane per group at batch <= 8, twice a tile's
+    // weights); `x_mask` (always -1, but not provably so) makes each group's x address depend on
+    // the group before it (all ones unless a partial sum is NaN, whose outputs are NaN anyway).
+    int x_mask = -1;
+#pragma unroll
+    for (int G = 0; G < kChunkGroups; ++G) {
+      uint4 xg[kTiles][4];
+      load_x_in_order(xg, xs, (first_group + G) & x_mask);
+      // The group's accumulators start at -136 * sum(x) (INT4) or 0.
+      float bias[kTiles][4] = {};
+      if constexpr (kFoldBias) {
+        const std::uint32_t minus136[4] = {kMinus136Pair, kMinus136Pair, kMinus136Pair,
+                                           kMinus136Pair};
+#pragma unroll
+        for (int st = 0; st < 8; ++st)
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t) {
+            const uint4& b = xg[t][st / 2];
+            common::mma_m16n8k16_bf16(bias[t], minus136, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+          }
+      }
+#pragma unroll
+      for (int r = 0; r < kRowTiles; ++r) {
+        float part[kTiles][4];
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            part[t][e] = bias[t][e];
+        // This lane's words of rows g (h = 0) and g + 8 (h = 1) for the group.
+        std::uint32_t words[2][kLoads * 2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int j = 0; j < kPerHalf; ++j) {
+            const uint4& v = pieces[G][r][h * kPerHalf + j];
+            words[h][4 * j + 0] = v.x, words[h][4 * j + 1] = v.y;
+            words[h][4 * j + 2] = v.z, words[h][4 * j + 3] = v.w;
+          }
+#pragma unroll
+        for (int st = 0; st < 8; ++st) {
+          std::uint32_t a[4];
+          if constexpr (kBits == 4) {
+            const int word = st / 2, p = 2 * (st % 2);
+            a[0] = int4_biased_pair(words[0][word], p, magic);
+            a[1] = int4_biased_pair(words[1][word], p, magic);
+            a[2] = int4_biased_pair(words[0][word], p + 1, magic);
+            a[3] = int4_biased_pair(words[1][word], p + 1, magic);
+          } else {
+            a[0] = int8_pair(words[0][st], 0);
+            a[1] = int8_pair(words[1][st], 0);
+            a[2] = int8_pair(words[0][st], 2);
+            a[3] = int8_pair(words[1][st], 2);
+          }
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t) {
+            const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
+            common::mma_m16n8k16_bf16(part[t], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+          }
+        }
+        // Scale once per group, in fp32: c0, c1 belong to row g, c2, c3 to row g + 8.
+        const std::uint32_t lo = scale_words[r][0][G / 2], hi = scale_words[r][1][G / 2];
+        const float scale_g = __uint_as_float(G % 2 ? lo & 0xFFFF0000u : lo << 16);
+        const float scale_g8 = __uint_as_float(G % 2 ? hi & 0xFFFF0000u : hi << 16);
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            acc[r][t][e] = fmaf(part[t][e], e / 2 ? scale_g8 : scale_g, acc[r][t][e]);
+        x_mask = __all_sync(0xFFFFFFFFu, part[0][0] == part[0][0]) ? x_mask : 0;
+      }
+    }
+  }
+  if constexpr (kSplit > 1) {
+    if (split != 0) {
+#pragma unroll
+      for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            partials[split - 1][(r * kTiles + t) * 4 + e][lane] = acc[r][t][e];
+    }
+    __syncthreads();
+    if (split != 0)
+      return;
+#pragma unroll
+    for (int other = 0; other < kSplit - 1; ++other)
+#pragma unroll
+      for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            acc[r][t][e] += partials[other][(r * kTiles + t) * 4 + e][lane];
+  }
+  // C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 = row g + 8.
+#pragma unroll
+  for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+    for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int b = 8 * t + 2 * q + (e % 2);
+        const int row = kTileRows * (first_tile + r) + g + 8 * (e / 2);
+        if (b < batch)
+          y[static_cast<std::size_t>(b) * n + row] = __float2bfloat16(acc[r][t][e]);
+      }
+}
+
 // The packed layout (weight_only_gemv_kernel.cuh) from the stored one, one 16-byte piece per
 // thread: piece index = ((tile · groups + group) · loads + v) · 32 + lane, so the writes are
 // contiguous; each reads 16 bytes of one stored row.
@@ -552,6 +788,26 @@ cudaError_t launch_config(const std::uint8_t* w_packed, const __nv_bfloat16* sca
   return cudaGetLastError();
 }
 
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kChunkGroups, int kMinBlocks>
+cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
+                                 const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
+                                 cudaStream_t stream) {
+  if (n % (kTileRows * kRowTiles) != 0 || (k / kGroup) % kChunkGroups != 0)
+    return cudaErrorInvalidValue;
+  const auto kernel =
+      weight_only_gemv_direct<kBits, kTiles, kRowTiles, kSplit, kChunkGroups, kMinBlocks>;
+  // Shared memory holds only the partial sums (< 8 KiB per block): the rest of the SM's
+  // 256 KiB stays L1, where every warp finds x. Set once (the first call is a warm-up).
+  static const cudaError_t carveout = cudaFuncSetAttribute(
+      kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxL1);
+  if (carveout != cudaSuccess)
+    return carveout;
+  const dim3 grid(static_cast<unsigned>(n / (kTileRows * kRowTiles)));
+  kernel<<<grid, 32 * kSplit, 0, stream>>>(w_packed, scales, x, y, n, k, batch,
+                                           NibbleMagic{0x000F000Fu, 0x43004300u});
+  return cudaGetLastError();
+}
+
 }  // namespace
 
 cudaError_t launch_weight_only_pack(int bits, const std::uint8_t* w, int n, int k,
@@ -588,6 +844,39 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                : launch_config<4, 2, 2, 2, 5, 4>(w_packed, scales, x, y, n, k, batch, stream);
   return batch <= 8 ? launch_config<8, 1, 1, 1, 3, 7>(w_packed, scales, x, y, n, k, batch, stream)
                     : launch_config<8, 2, 2, 2, 3, 4>(w_packed, scales, x, y, n, k, batch, stream);
+}
+
+// <bits, n8 tiles, row tiles per block, warps per block, groups per warp chunk, blocks per SM>.
+// kWeightOnlyDirectDeep: chunks of 8 groups (8 KiB of INT4 per warp in flight at once), 4 warps
+// per 16-row tile; kWeightOnlyDirectShallow: chunks of 4 groups and 8 warps per tile (fewer
+// registers, more warps per SM, the same bytes in flight per SM).
+cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
+                                           const __nv_bfloat16* scales, const __nv_bfloat16* x,
+                                           __nv_bfloat16* y, int n, int k, int batch,
+                                           WeightOnlyDirectShape shape, cudaStream_t stream) {
+  if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 ||
+      batch > kWeightOnlyMaxBatch)
+    return cudaErrorInvalidValue;
+  const bool deep = shape == WeightOnlyDirectShape::deep;
+  if (bits == 4) {
+    if (batch <= 8)
+      return deep ? launch_direct_config<4, 1, 1, 4, 8, 4>(w_packed, scales, x, y, n, k, batch,
+                                                           stream)
+                  : launch_direct_config<4, 1, 1, 8, 4, 3>(w_packed, scales, x, y, n, k, batch,
+                                                           stream);
+    return deep ? launch_direct_config<4, 2, 2, 4, 4, 3>(w_packed, scales, x, y, n, k, batch,
+                                                         stream)
+                : launch_direct_config<4, 2, 2, 4, 2, 3>(w_packed, scales, x, y, n, k, batch,
+                                                         stream);
+  }
+  if (batch <= 8)
+    return deep ? launch_direct_config<8, 1, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch,
+                                                         stream)
+                : launch_direct_config<8, 1, 1, 8, 2, 3>(w_packed, scales, x, y, n, k, batch,
+                                                         stream);
+  return deep ? launch_direct_config<8, 2, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch, stream)
+              : launch_direct_config<8, 2, 1, 4, 2, 4>(w_packed, scales, x, y, n, k, batch,
+                                                       stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

@@ -42,6 +42,17 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                                           __nv_bfloat16* y, int n, int k, int batch,
                                           cudaStream_t stream);
 
+// The direct kernel: the same packed weights loaded straight into registers (no shared-memory
+// ring), short blocks of one row set; `deep` loads more groups per warp at once, `shallow` fewer
+// (the configurations are listed at the launcher). N a multiple of 16 (32 for INT4 at batch > 8),
+// K a multiple of 128 times the configuration's groups per chunk (1024 covers all of them).
+enum class WeightOnlyDirectShape { deep, shallow };
+
+cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
+                                           const __nv_bfloat16* scales, const __nv_bfloat16* x,
+                                           __nv_bfloat16* y, int n, int k, int batch,
+                                           WeightOnlyDirectShape shape, cudaStream_t stream);
+
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,
                                           const __nv_bfloat16* scales, int n, int k,
                                           __nv_bfloat16* w_bf16, cudaStream_t stream);
