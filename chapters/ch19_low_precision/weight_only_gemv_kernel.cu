@@ -847,9 +847,11 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
 }
 
 // <bits, n8 tiles, row tiles per block, warps per block, groups per warp chunk, blocks per SM>.
-// kWeightOnlyDirectDeep: chunks of 8 groups (8 KiB of INT4 per warp in flight at once), 4 warps
-// per 16-row tile; kWeightOnlyDirectShallow: chunks of 4 groups and 8 warps per tile (fewer
-// registers, more warps per SM, the same bytes in flight per SM).
+// deep: INT4 at batch <= 8 chunks of 8 groups (8 KiB per warp in flight at once), 4 warps per
+// 16-row tile, 120 registers, 16 warps per SM; shallow: chunks of 4 groups and 8 warps per tile,
+// 80 registers, 24 warps per SM, 4 KiB each; paired (INT4 at batch <= 8 only): two 16-row tiles
+// per warp sharing x and the bias MMAs, chunks of 4 groups (8 KiB), 128 registers, 16 warps per
+// SM, 896 blocks. Register counts: ptxas for sm_90a, nvcc 13.0.
 cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
                                            const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                            __nv_bfloat16* y, int n, int k, int batch,
@@ -858,6 +860,10 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
       batch > kWeightOnlyMaxBatch)
     return cudaErrorInvalidValue;
   const bool deep = shape == WeightOnlyDirectShape::deep;
+  if (shape == WeightOnlyDirectShape::paired)
+    return bits == 4 && batch <= 8 ? launch_direct_config<4, 1, 2, 4, 4, 4>(
+                                         w_packed, scales, x, y, n, k, batch, stream)
+                                   : cudaErrorInvalidValue;
   if (bits == 4) {
     if (batch <= 8)
       return deep ? launch_direct_config<4, 1, 1, 4, 8, 4>(w_packed, scales, x, y, n, k, batch,

@@ -43,10 +43,11 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                                           cudaStream_t stream);
 
 // The direct kernel: the same packed weights loaded straight into registers (no shared-memory
-// ring), short blocks of one row set; `deep` loads more groups per warp at once, `shallow` fewer
-// (the configurations are listed at the launcher). N a multiple of 16 (32 for INT4 at batch > 8),
-// K a multiple of 128 times the configuration's groups per chunk (1024 covers all of them).
-enum class WeightOnlyDirectShape { deep, shallow };
+// ring), short blocks of one row set; `deep` loads more groups per warp at once, `shallow` fewer,
+// `paired` (INT4 at batch <= 8 only) two row tiles per warp (the configurations are listed at the
+// launcher). N a multiple of 16 (32 for INT4 at batch > 8 and for `paired`), K a multiple of 128
+// times the configuration's groups per chunk (1024 covers all of them).
+enum class WeightOnlyDirectShape { deep, shallow, paired };
 
 cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
                                            const __nv_bfloat16* scales, const __nv_bfloat16* x,
