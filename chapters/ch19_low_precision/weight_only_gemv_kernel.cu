@@ -498,9 +498,8 @@ __device__ __forceinline__ uint4 load_weight_piece(const std::uint8_t* at, std::
 // load_x as volatile loads: kept in program order with the MMAs (also volatile), so that ptxas
 // does not hoist every group's x above the first MMA, which took more registers than the weights.
 template <int kTiles>
-__device__ __forceinline__ void load_x_in_order(uint4 (&to)[kTiles][4],
-                                                const __nv_bfloat16* const (&xs)[kTiles],
-                                                int group) {
+__device__ __forceinline__ void
+load_x_in_order(uint4 (&to)[kTiles][4], const __nv_bfloat16* const (&xs)[kTiles], int group) {
 #pragma unroll
   for (int t = 0; t < kTiles; ++t)
 #pragma unroll
@@ -861,28 +860,27 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
     return cudaErrorInvalidValue;
   const bool deep = shape == WeightOnlyDirectShape::deep;
   if (shape == WeightOnlyDirectShape::paired)
-    return bits == 4 && batch <= 8 ? launch_direct_config<4, 1, 2, 4, 4, 4>(
-                                         w_packed, scales, x, y, n, k, batch, stream)
-                                   : cudaErrorInvalidValue;
+    return bits == 4 && batch <= 8
+               ? launch_direct_config<4, 1, 2, 4, 4, 4>(w_packed, scales, x, y, n, k, batch, stream)
+               : cudaErrorInvalidValue;
   if (bits == 4) {
     if (batch <= 8)
       return deep ? launch_direct_config<4, 1, 1, 4, 8, 4>(w_packed, scales, x, y, n, k, batch,
                                                            stream)
                   : launch_direct_config<4, 1, 1, 8, 4, 3>(w_packed, scales, x, y, n, k, batch,
                                                            stream);
-    return deep ? launch_direct_config<4, 2, 2, 4, 4, 3>(w_packed, scales, x, y, n, k, batch,
-                                                         stream)
-                : launch_direct_config<4, 2, 2, 4, 2, 3>(w_packed, scales, x, y, n, k, batch,
-                                                         stream);
+    return deep
+               ? launch_direct_config<4, 2, 2, 4, 4, 3>(w_packed, scales, x, y, n, k, batch, stream)
+               : launch_direct_config<4, 2, 2, 4, 2, 3>(w_packed, scales, x, y, n, k, batch,
+                                                        stream);
   }
   if (batch <= 8)
-    return deep ? launch_direct_config<8, 1, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch,
-                                                         stream)
-                : launch_direct_config<8, 1, 1, 8, 2, 3>(w_packed, scales, x, y, n, k, batch,
-                                                         stream);
+    return deep
+               ? launch_direct_config<8, 1, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch, stream)
+               : launch_direct_config<8, 1, 1, 8, 2, 3>(w_packed, scales, x, y, n, k, batch,
+                                                        stream);
   return deep ? launch_direct_config<8, 2, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch, stream)
-              : launch_direct_config<8, 2, 1, 4, 2, 4>(w_packed, scales, x, y, n, k, batch,
-                                                       stream);
+              : launch_direct_config<8, 2, 1, 4, 2, 4>(w_packed, scales, x, y, n, k, batch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,
