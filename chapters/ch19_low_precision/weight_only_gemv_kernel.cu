@@ -795,10 +795,17 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
     return cudaErrorInvalidValue;
   const auto kernel =
       weight_only_gemv_direct<kBits, kTiles, kRowTiles, kSplit, kChunkGroups, kMinBlocks>;
-  // Shared memory holds only the partial sums (< 8 KiB per block): the rest of the SM's
-  // 256 KiB stays L1, where every warp finds x. Set once (the first call is a warm-up).
-  static const cudaError_t carveout = cudaFuncSetAttribute(
-      kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxL1);
+  // Shared memory holds only the partial sums (<= 14 KiB per block): ask for room for twice the
+  // kMinBlocks blocks (the carveout may otherwise cap the blocks per SM), the rest stays L1,
+  // where every warp finds x. Set once (the first call is a warm-up).
+  static const cudaError_t carveout = [&] {
+    constexpr int kPartialBytes = (kSplit > 1 ? kSplit - 1 : 1) * kRowTiles * kTiles * 4 * 32 *
+                                  static_cast<int>(sizeof(float));
+    constexpr int kPercent =
+        (100 * 2 * kMinBlocks * (kPartialBytes + 1024) + 228 * 1024 - 1) / (228 * 1024);
+    static_assert(kPercent <= 100, "the partial sums of 2 x kMinBlocks blocks must fit");
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, kPercent);
+  }();
   if (carveout != cudaSuccess)
     return carveout;
   const dim3 grid(static_cast<unsigned>(n / (kTileRows * kRowTiles)));
