@@ -463,12 +463,13 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
 // by group while the later groups are still arriving; a block is one row set, its kSplit warps
 // take the row set's chunks of K in turn and meet in shared memory at the end.
 // Why it should stream faster than the ring kernel (issue 13, INT4 batch 1):
-// - Instructions per 16-byte weight piece (INT4, one lane, batch <= 8): 1 load, 7 dequantizing
-//   instructions per 32-bit word (one LOP3 per pair, one shift for 3 of its 4 pairs) = 28,
-//   4 MMAs, and per group (2 pieces) ~4 x loads, 4 FFMAs for the scale, 4 bias MMAs: ~40 per piece
-//   against ~64 in the ring kernel (258 per 2 KiB group, 7.40 M in all by ncu). At 4275 GB/s
-//   INT4 batch 1 streams its 3.67 M pieces in 13.7 us, ~14 M warp-instruction slots of which
-//   this needs ~4.6 M (a third); the ring kernel needed 7.4 M plus its stalls.
+// - Warp instructions per 512-byte warp load (a 16-byte piece per lane; INT4, batch <= 8),
+//   counted from the source: 1 load; 7 dequantizing instructions per 32-bit word (one LOP3 per
+//   pair, one shift for 3 of its 4 pairs) = 28; 4 MMAs; and per 1 KiB group (two such loads)
+//   4 x loads, 8 bias MMAs, 2 scale extractions, 4 FFMAs, ~4 for the x ordering: ~45, against
+//   ~64 in the ring kernel (258 per 2 KiB group, 7.40 M in all by ncu). INT4 batch 1 is 115 K
+//   warp loads: ~5.1 M warp instructions, against ~14 M issue slots in the 13.7 us that 4275
+//   GB/s takes (132 SMs x 4 schedulers x 1.98 GHz): ~36% issue utilization would do.
 // - No cp.async bookkeeping, no shared-memory round trip, no wait_group: the loads land in the
 //   registers the dequantization reads.
 // - Short blocks (one row set, 14 per SM at INT4 batch 1 over ~3.4 waves) that the block
