@@ -483,8 +483,10 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
 // (INT4, 8 groups, 1 tile: 8 KiB), ~16 warps per SM: up to ~128 KiB per SM, against the ~26 KiB
 // that Little's law asks at ~800 ns (4275 GB/s * 800 ns / 132 SMs).
 
-// bf16 -136.0 in both halves: the A fragment of the bias MMAs.
+// bf16 -136.0 (INT4) and -2304.0 (INT8 as nibbles) in both halves: the A fragments of the bias
+// MMAs. Both exact in bf16: 136 = 1.0625 * 2^7, 2304 = 1.125 * 2^11.
 constexpr std::uint32_t kMinus136Pair = 0xC308C308u;
+constexpr std::uint32_t kMinus2304Pair = 0xC510C510u;
 
 // One lane's 16-byte piece of the packed weights: read once, so L1 is not allocated and the L2
 // line is tagged evict-first (see l2_evict_first_policy).
@@ -528,14 +530,19 @@ __device__ __forceinline__ void load_scale_run(std::uint32_t (&to)[kCount / 2],
 
 // kTiles n8 tiles of batch, kRowTiles 16-row tiles per row set (= per block), kSplit warps per
 // block taking the row set's chunks of kChunkGroups groups in turn; kMinBlocks blocks per SM that
-// the register cap guarantees.
-template <int kBits, int kTiles, int kRowTiles, int kSplit, int kChunkGroups, int kMinBlocks>
+// the register cap guarantees. kInt8Nibbles (INT8 only): the weights come packed by
+// launch_weight_only_pack_int8_nibbles, each byte u = q + 128 taken as two nibbles (below).
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kChunkGroups, int kMinBlocks,
+          bool kInt8Nibbles = false>
 __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
     weight_only_gemv_direct(const std::uint8_t* __restrict__ w_packed,
                             const __nv_bfloat16* __restrict__ scales,
                             const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y,
                             int n, int k, int batch, NibbleMagic magic) {
-  constexpr bool kFoldBias = kBits == 4;  // A holds 128 + u; the bias MMAs remove the 136
+  static_assert(!kInt8Nibbles || kBits == 8, "the nibble form is INT8's");
+  // A holds 128 + u; the bias MMAs remove the 136 (INT4) or, for INT8 as nibbles, the 2304.
+  constexpr bool kFoldBias = kBits == 4 || kInt8Nibbles;
+  constexpr std::uint32_t kBiasPair = kBits == 4 ? kMinus136Pair : kMinus2304Pair;
   constexpr int kLoads = kChunkLoads<kBits>, kPerHalf = kLoads / 2;
   constexpr int kAccFloats = kRowTiles * kTiles * 4;
   __shared__ float partials[kSplit > 1 ? kSplit - 1 : 1][kAccFloats][32];
@@ -593,8 +600,7 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
       // The group's accumulators start at -136 * sum(x) (INT4) or 0.
       float bias[kTiles][4] = {};
       if constexpr (kFoldBias) {
-        const std::uint32_t minus136[4] = {kMinus136Pair, kMinus136Pair, kMinus136Pair,
-                                           kMinus136Pair};
+        const std::uint32_t minus136[4] = {kBiasPair, kBiasPair, kBiasPair, kBiasPair};
 #pragma unroll
         for (int st = 0; st < 8; ++st)
 #pragma unroll
@@ -621,10 +627,30 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
             words[h][4 * j + 0] = v.x, words[h][4 * j + 1] = v.y;
             words[h][4 * j + 2] = v.z, words[h][4 * j + 3] = v.w;
           }
+        // INT8 as nibbles: the high nibbles' products, weighted 16 at the end of the group.
+        float part_high[kTiles][4] = {};
 #pragma unroll
         for (int st = 0; st < 8; ++st) {
           std::uint32_t a[4];
-          if constexpr (kBits == 4) {
+          if constexpr (kInt8Nibbles) {
+            // Word st holds k = 32q + 4st + {0, 2, 1, 3} as bytes u = q + 128: nibble pairs
+            // p = 0 / 2 are the low nibbles of (k, k+1) / (k+2, k+3), p = 1 / 3 the high ones.
+            std::uint32_t a_high[4];
+            a[0] = int4_biased_pair(words[0][st], 0, magic);
+            a[1] = int4_biased_pair(words[1][st], 0, magic);
+            a[2] = int4_biased_pair(words[0][st], 2, magic);
+            a[3] = int4_biased_pair(words[1][st], 2, magic);
+            a_high[0] = int4_biased_pair(words[0][st], 1, magic);
+            a_high[1] = int4_biased_pair(words[1][st], 1, magic);
+            a_high[2] = int4_biased_pair(words[0][st], 3, magic);
+            a_high[3] = int4_biased_pair(words[1][st], 3, magic);
+#pragma unroll
+            for (int t = 0; t < kTiles; ++t) {
+              const uint4& b = xg[t][st / 2];
+              common::mma_m16n8k16_bf16(part_high[t], a_high, st % 2 ? b.z : b.x,
+                                        st % 2 ? b.w : b.y);
+            }
+          } else if constexpr (kBits == 4) {
             const int word = st / 2, p = 2 * (st % 2);
             a[0] = int4_biased_pair(words[0][word], p, magic);
             a[1] = int4_biased_pair(words[1][word], p, magic);
@@ -641,6 +667,15 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
             const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
             common::mma_m16n8k16_bf16(part[t], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
           }
+        }
+        if constexpr (kInt8Nibbles) {
+          // q = u - 128 = 16 (128 + h) + (128 + l) - 2304: part holds the low nibbles' sum
+          // minus 2304 sum(x).
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+              part[t][e] = fmaf(16.0f, part_high[t][e], part[t][e]);
         }
         // Scale once per group, in fp32: c0, c1 belong to row g, c2, c3 to row g + 8.
         const std::uint32_t lo = scale_words[r][0][G / 2], hi = scale_words[r][1][G / 2];
@@ -695,7 +730,10 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 // The packed layout (weight_only_gemv_kernel.cuh) from the stored one, one 16-byte piece per
 // thread: piece index = ((tile · groups + group) · loads + v) · 32 + lane, so the writes are
 // contiguous; each reads 16 bytes of one stored row.
-template <int kBits>
+// kInt8Nibbles: each 32-bit word of an INT8 piece also rewritten as bytes u = q + 128 in the
+// order k + {0, 2, 1, 3}, so that the direct kernel's nibble pairs (bits 4p.., 16 + 4p..) are the
+// nibbles of the weights at (k, k + 1) or (k + 2, k + 3).
+template <int kBits, bool kInt8Nibbles = false>
 __global__ void __launch_bounds__(256)
     weight_only_pack(const std::uint8_t* __restrict__ w, int n, int k,
                      std::uint8_t* __restrict__ w_packed) {
@@ -713,8 +751,14 @@ __global__ void __launch_bounds__(256)
     const std::size_t row = kTileRows * tile + lane / 4 + 8 * (v / kPerHalf);
     const std::size_t at = static_cast<std::size_t>(group) * (kGroup * kBits / 8) +
                            (lane % 4) * (32 * kBits / 8) + kPieceBytes * (v % kPerHalf);
-    reinterpret_cast<uint4*>(w_packed)[i] =
-        __ldg(reinterpret_cast<const uint4*>(w + row * row_bytes + at));
+    uint4 piece = __ldg(reinterpret_cast<const uint4*>(w + row * row_bytes + at));
+    if constexpr (kInt8Nibbles) {
+      const auto recode = [](std::uint32_t word) {
+        return __byte_perm(word ^ 0x80808080u, 0u, 0x3120);  // bytes k+0, k+2, k+1, k+3
+      };
+      piece = make_uint4(recode(piece.x), recode(piece.y), recode(piece.z), recode(piece.w));
+    }
+    reinterpret_cast<uint4*>(w_packed)[i] = piece;
   }
 }
 
@@ -788,14 +832,15 @@ cudaError_t launch_config(const std::uint8_t* w_packed, const __nv_bfloat16* sca
   return cudaGetLastError();
 }
 
-template <int kBits, int kTiles, int kRowTiles, int kSplit, int kChunkGroups, int kMinBlocks>
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kChunkGroups, int kMinBlocks,
+          bool kInt8Nibbles = false>
 cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                  const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
                                  cudaStream_t stream) {
   if (n % (kTileRows * kRowTiles) != 0 || (k / kGroup) % kChunkGroups != 0)
     return cudaErrorInvalidValue;
-  const auto kernel =
-      weight_only_gemv_direct<kBits, kTiles, kRowTiles, kSplit, kChunkGroups, kMinBlocks>;
+  const auto kernel = weight_only_gemv_direct<kBits, kTiles, kRowTiles, kSplit, kChunkGroups,
+                                              kMinBlocks, kInt8Nibbles>;
   // Shared memory holds only the partial sums (<= 14 KiB per block): ask for room for twice the
   // kMinBlocks blocks (the carveout may otherwise cap the blocks per SM), the rest stays L1,
   // where every warp finds x. Set once (the first call is a warm-up).
@@ -816,6 +861,16 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
 }
 
 }  // namespace
+
+cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,
+                                                 std::uint8_t* w_packed, cudaStream_t stream) {
+  if (n <= 0 || n % kTileRows != 0 || k <= 0 || k % kGroup != 0)
+    return cudaErrorInvalidValue;
+  const std::size_t pieces = common::weight_only_row_bytes(8, k) * n / kPieceBytes;
+  const unsigned grid = static_cast<unsigned>(pieces / 256 + 1 > 65536 ? 65536 : pieces / 256 + 1);
+  weight_only_pack<8, true><<<grid, 256, 0, stream>>>(w, n, k, w_packed);
+  return cudaGetLastError();
+}
 
 cudaError_t launch_weight_only_pack(int bits, const std::uint8_t* w, int n, int k,
                                     std::uint8_t* w_packed, cudaStream_t stream) {
@@ -867,6 +922,14 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
       batch > kWeightOnlyMaxBatch)
     return cudaErrorInvalidValue;
   const bool deep = shape == WeightOnlyDirectShape::deep;
+  if (shape == WeightOnlyDirectShape::int8_nibbles) {
+    if (bits != 8)
+      return cudaErrorInvalidValue;
+    return batch <= 8 ? launch_direct_config<8, 1, 1, 8, 4, 2, true>(w_packed, scales, x, y, n, k,
+                                                                     batch, stream)
+                      : launch_direct_config<8, 2, 1, 4, 2, 4, true>(w_packed, scales, x, y, n, k,
+                                                                     batch, stream);
+  }
   if (shape == WeightOnlyDirectShape::paired)
     return bits == 4 && batch <= 8
                ? launch_direct_config<4, 1, 2, 4, 4, 4>(w_packed, scales, x, y, n, k, batch, stream)

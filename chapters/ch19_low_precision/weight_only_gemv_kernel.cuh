@@ -47,7 +47,16 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
 // `paired` (INT4 at batch <= 8 only) two row tiles per warp (the configurations are listed at the
 // launcher). N a multiple of 16 (32 for INT4 at batch > 8 and for `paired`), K a multiple of 128
 // times the configuration's groups per chunk (1024 covers all of them).
-enum class WeightOnlyDirectShape { deep, shallow, paired };
+// `int8_nibbles` (INT8 only) reads weights packed by launch_weight_only_pack_int8_nibbles: each
+// byte u = q + 128 split into two nibbles that become bf16 with one LOP3 each, as INT4's do
+// (q = 16 (128 + high) + (128 + low) - 2304), two MMAs per step instead of a 5-instruction
+// conversion per pair.
+enum class WeightOnlyDirectShape { deep, shallow, paired, int8_nibbles };
+
+// The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
+// q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
+cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,
+                                                 std::uint8_t* w_packed, cudaStream_t stream);
 
 cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
                                            const __nv_bfloat16* scales, const __nv_bfloat16* x,

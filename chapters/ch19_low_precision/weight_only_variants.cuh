@@ -176,7 +176,9 @@ class WeightOnlyDequantGemm : public WeightOnlyProblem<kBits, kBatch> {
 // presorted indices): derived from w in setup, it is re-derived with the other inputs when
 // verification changes the seed (each instance that donates inputs runs this setup) and checked
 // unchanged by run(). w stays an input of both variants (the reference decodes it).
-template <int kBits, int kBatch>
+// kInt8Nibbles: the packed weights in launch_weight_only_pack_int8_nibbles's form (for the direct
+// kernel's int8_nibbles shape).
+template <int kBits, int kBatch, bool kInt8Nibbles = false>
 class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
   using Problem = WeightOnlyProblem<kBits, kBatch>;
 
@@ -194,8 +196,12 @@ class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
     for (int c = 0; c < kPackedCopies; ++c) {
       const std::string name = c == 0 ? "w_packed" : "w_packed_copy" + std::to_string(c);
       w_packed_[c] = ctx.alloc(name, aisp::DType::u8, weight_bytes, aisp::Role::input);
-      AISP_CUDA_CHECK(launch_weight_only_pack(kBits, this->w(), Problem::kN, Problem::kK,
-                                              w_packed_[c].as<std::uint8_t>(), ctx.stream()));
+      if constexpr (kInt8Nibbles)
+        AISP_CUDA_CHECK(launch_weight_only_pack_int8_nibbles(
+            this->w(), Problem::kN, Problem::kK, w_packed_[c].as<std::uint8_t>(), ctx.stream()));
+      else
+        AISP_CUDA_CHECK(launch_weight_only_pack(kBits, this->w(), Problem::kN, Problem::kK,
+                                                w_packed_[c].as<std::uint8_t>(), ctx.stream()));
     }
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   }
@@ -230,7 +236,8 @@ class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
 // straight into registers, no shared-memory ring, short blocks of one row set; kShape picks how
 // many groups a warp loads at once (weight_only_gemv_kernel.cuh).
 template <int kBits, int kBatch, WeightOnlyDirectShape kShape>
-class WeightOnlyDirect : public WeightOnlyFused<kBits, kBatch> {
+class WeightOnlyDirect
+    : public WeightOnlyFused<kBits, kBatch, kShape == WeightOnlyDirectShape::int8_nibbles> {
   using Problem = WeightOnlyProblem<kBits, kBatch>;
 
  public:
