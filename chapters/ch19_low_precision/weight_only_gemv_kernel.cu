@@ -498,8 +498,9 @@ __device__ __forceinline__ uint4 load_weight_piece(const std::uint8_t* at, std::
   return v;
 }
 
-// load_x as volatile loads: kept in program order with the MMAs (also volatile), so that ptxas
-// does not hoist every group's x above the first MMA, which took more registers than the weights.
+// load_x as volatile loads, which nvcc keeps in program order with the MMAs (also volatile);
+// ptxas still hoists them, unless their address depends on the group before (x_mask in the
+// kernel): hoisted, every group's x took more registers than the weights.
 template <int kTiles>
 __device__ __forceinline__ void
 load_x_in_order(uint4 (&to)[kTiles][4], const __nv_bfloat16* const (&xs)[kTiles], int group) {
