@@ -5,5 +5,5 @@
 // work as they free up. Against `_fused` it tests fewer instructions per weight byte.
 #include "weight_only_variants.cuh"
 
-using Variant = aisp::ch19::WeightOnlyDirect<8, 1, aisp::ch19::WeightOnlyDirectShape::deep>;
+using Variant = aisp::ch19::WeightOnlyDirect<8, 1, aisp::ch19::WeightOnlyDirectShape::one_tile>;
 AISP_VARIANT(Variant)

@@ -588,18 +588,27 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
             scale_words[r][h],
             scales + static_cast<std::size_t>(kTileRows * (first_tile + r) + g + 8 * h) * groups +
                 first_group);
-    // x of each group from L1 (every warp of the SM reads the same few KiB), loaded as the
-    // group before it is multiplied. ptxas hoists independent loads to the top, which here would
-    // keep every group's x in registers (16 per lane per group at batch <= 8, twice a tile's
-    // weights); `x_mask` (always -1, but not provably so) makes each group's x address depend on
-    // the group before it (all ones unless a partial sum is NaN, whose outputs are NaN anyway).
-    int x_mask = -1;
+    // x of each group from L1 (every warp of the SM reads the same few KiB), loaded once the
+    // group before has its sums (its weights arrived and its MMAs done). ptxas hoists independent
+    // loads to the top, which here would keep every group's x in registers (16 per lane per group
+    // at batch <= 8, twice a tile's weights), and so does a dependency on the previous group's x
+    // or first MMA; the mask (-1 unless that sum is NaN: then this lane's batch column, the only
+    // one its x reaches, is NaN anyway) ties the address to the whole previous group.
+    uint4 x_next[kTiles][4];
+    load_x_in_order(x_next, xs, first_group);
 #pragma unroll
     for (int G = 0; G < kChunkGroups; ++G) {
       uint4 xg[kTiles][4];
-      load_x_in_order(xg, xs, (first_group + G) & x_mask);
-      // The group's accumulators start at -136 * sum(x) (INT4) or 0.
-      float bias[kTiles][4] = {};
+#pragma unroll
+      for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+        for (int v = 0; v < 4; ++v)
+          xg[t][v] = x_next[t][v];
+      // Two independent accumulator chains (even and odd MMA steps), each starting with its half
+      // of the bias MMAs (-136 or -2304 * sum(x) per batch column, INT4 / INT8 as nibbles;
+      // computed once for the warp's row tiles): 8 dependent MMAs per chain, against 16 in one
+      // chain in visit 1's version.
+      float bias[2][kTiles][4] = {};
       if constexpr (kFoldBias) {
         const std::uint32_t minus136[4] = {kBiasPair, kBiasPair, kBiasPair, kBiasPair};
 #pragma unroll
@@ -607,17 +616,21 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 #pragma unroll
           for (int t = 0; t < kTiles; ++t) {
             const uint4& b = xg[t][st / 2];
-            common::mma_m16n8k16_bf16(bias[t], minus136, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+            common::mma_m16n8k16_bf16(bias[st % 2][t], minus136, st % 2 ? b.z : b.x,
+                                      st % 2 ? b.w : b.y);
           }
       }
 #pragma unroll
       for (int r = 0; r < kRowTiles; ++r) {
-        float part[kTiles][4];
+        // Each chain continues its bias chain: 2 chains of 8 dependent MMAs, no more registers.
+        float chains[2][kTiles][4];
 #pragma unroll
-        for (int t = 0; t < kTiles; ++t)
+        for (int c = 0; c < 2; ++c)
 #pragma unroll
-          for (int e = 0; e < 4; ++e)
-            part[t][e] = bias[t][e];
+          for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+              chains[c][t][e] = bias[c][t][e];
         // This lane's words of rows g (h = 0) and g + 8 (h = 1) for the group.
         std::uint32_t words[2][kLoads * 2];
 #pragma unroll
@@ -629,7 +642,7 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
             words[h][4 * j + 2] = v.z, words[h][4 * j + 3] = v.w;
           }
         // INT8 as nibbles: the high nibbles' products, weighted 16 at the end of the group.
-        float part_high[kTiles][4] = {};
+        float part_high[2][kTiles][4] = {};
 #pragma unroll
         for (int st = 0; st < 8; ++st) {
           std::uint32_t a[4];
@@ -648,7 +661,7 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 #pragma unroll
             for (int t = 0; t < kTiles; ++t) {
               const uint4& b = xg[t][st / 2];
-              common::mma_m16n8k16_bf16(part_high[t], a_high, st % 2 ? b.z : b.x,
+              common::mma_m16n8k16_bf16(part_high[st % 2][t], a_high, st % 2 ? b.z : b.x,
                                         st % 2 ? b.w : b.y);
             }
           } else if constexpr (kBits == 4) {
@@ -666,9 +679,15 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 #pragma unroll
           for (int t = 0; t < kTiles; ++t) {
             const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
-            common::mma_m16n8k16_bf16(part[t], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+            common::mma_m16n8k16_bf16(chains[st % 2][t], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
           }
         }
+        float part[kTiles][4];
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            part[t][e] = chains[0][t][e] + chains[1][t][e];
         if constexpr (kInt8Nibbles) {
           // q = u - 128 = 16 (128 + h) + (128 + l) - 2304: part holds the low nibbles' sum
           // minus 2304 sum(x).
@@ -676,7 +695,7 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
           for (int t = 0; t < kTiles; ++t)
 #pragma unroll
             for (int e = 0; e < 4; ++e)
-              part[t][e] = fmaf(16.0f, part_high[t][e], part[t][e]);
+              part[t][e] = fmaf(16.0f, part_high[0][t][e] + part_high[1][t][e], part[t][e]);
         }
         // Scale once per group, in fp32: c0, c1 belong to row g, c2, c3 to row g + 8.
         const std::uint32_t lo = scale_words[r][0][G / 2], hi = scale_words[r][1][G / 2];
@@ -687,7 +706,11 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 #pragma unroll
           for (int e = 0; e < 4; ++e)
             acc[r][t][e] = fmaf(part[t][e], e / 2 ? scale_g8 : scale_g, acc[r][t][e]);
-        x_mask = __all_sync(0xFFFFFFFFu, part[0][0] == part[0][0]) ? x_mask : 0;
+        if (r == 0 && G + 1 < kChunkGroups) {
+          // The next group's x, its address tied to this group's sums (see x_next).
+          const int x_mask = part[0][0] != part[0][0] ? 0 : -1;
+          load_x_in_order(x_next, xs, (first_group + G + 1) & x_mask);
+        }
       }
     }
   }
@@ -909,50 +932,38 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                     : launch_config<8, 2, 2, 2, 3, 4>(w_packed, scales, x, y, n, k, batch, stream);
 }
 
-// <bits, n8 tiles, row tiles per block, warps per block, groups per warp chunk, blocks per SM>.
-// deep: INT4 at batch <= 8 chunks of 8 groups (8 KiB per warp in flight at once), 4 warps per
-// 16-row tile, 120 registers, 16 warps per SM; shallow: chunks of 4 groups and 8 warps per tile,
-// 80 registers, 24 warps per SM, 4 KiB each; paired (INT4 at batch <= 8 only): two 16-row tiles
-// per warp sharing x and the bias MMAs, chunks of 4 groups (8 KiB), 128 registers, 16 warps per
-// SM, 896 blocks. Register counts: ptxas for sm_90a, nvcc 13.0.
+// <bits, n8 tiles, row tiles per block, warps per block, groups per warp chunk, blocks per SM>,
+// batch <= 8 only: at batch 16 the direct kernel lost to the ring kernel in visit 1 (run
+// 20261124-061613-3c2f: INT4 49.4 against 33.2 us, INT8 60.2 against 41.2), its x fragments and
+// MMAs doubled per weight. Registers from ptxas -v for sm_90a (nvcc 13.0), no spills:
+//   one_tile      INT4: chunks of 8 groups (8 KiB per warp in flight at once), 4 warps per
+//                 16-row tile, 4 blocks (16 warps) per SM; INT8: chunks of 4 groups (8 KiB),
+//                 8 warps per tile, 2 blocks (16 warps) per SM;
+//   two_tiles     INT4: two 16-row tiles per warp sharing x and the bias MMAs, chunks of 4 groups
+//                 (8 KiB), 4 warps per block, 3 blocks (12 warps) per SM, 896 blocks;
+//   int8_nibbles  INT8 as one_tile, each byte dequantized as two nibbles.
 cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
                                            const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                            __nv_bfloat16* y, int n, int k, int batch,
                                            WeightOnlyDirectShape shape, cudaStream_t stream) {
-  if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 ||
-      batch > kWeightOnlyMaxBatch)
+  if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > 8)
     return cudaErrorInvalidValue;
-  const bool deep = shape == WeightOnlyDirectShape::deep;
-  if (shape == WeightOnlyDirectShape::int8_nibbles) {
-    if (bits != 8)
-      return cudaErrorInvalidValue;
-    return batch <= 8 ? launch_direct_config<8, 1, 1, 8, 4, 2, true>(w_packed, scales, x, y, n, k,
-                                                                     batch, stream)
-                      : launch_direct_config<8, 2, 1, 4, 2, 4, true>(w_packed, scales, x, y, n, k,
-                                                                     batch, stream);
-  }
-  if (shape == WeightOnlyDirectShape::paired)
-    return bits == 4 && batch <= 8
-               ? launch_direct_config<4, 1, 2, 4, 4, 4>(w_packed, scales, x, y, n, k, batch, stream)
+  switch (shape) {
+  case WeightOnlyDirectShape::one_tile:
+    return bits == 4
+               ? launch_direct_config<4, 1, 1, 4, 8, 4>(w_packed, scales, x, y, n, k, batch, stream)
+               : launch_direct_config<8, 1, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch,
+                                                        stream);
+  case WeightOnlyDirectShape::two_tiles:
+    return bits == 4
+               ? launch_direct_config<4, 1, 2, 4, 4, 3>(w_packed, scales, x, y, n, k, batch, stream)
                : cudaErrorInvalidValue;
-  if (bits == 4) {
-    if (batch <= 8)
-      return deep ? launch_direct_config<4, 1, 1, 4, 8, 4>(w_packed, scales, x, y, n, k, batch,
-                                                           stream)
-                  : launch_direct_config<4, 1, 1, 8, 4, 3>(w_packed, scales, x, y, n, k, batch,
-                                                           stream);
-    return deep
-               ? launch_direct_config<4, 2, 2, 4, 4, 3>(w_packed, scales, x, y, n, k, batch, stream)
-               : launch_direct_config<4, 2, 2, 4, 2, 3>(w_packed, scales, x, y, n, k, batch,
-                                                        stream);
+  case WeightOnlyDirectShape::int8_nibbles:
+    return bits == 8 ? launch_direct_config<8, 1, 1, 8, 4, 2, true>(w_packed, scales, x, y, n, k,
+                                                                    batch, stream)
+                     : cudaErrorInvalidValue;
   }
-  if (batch <= 8)
-    return deep
-               ? launch_direct_config<8, 1, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch, stream)
-               : launch_direct_config<8, 1, 1, 8, 2, 3>(w_packed, scales, x, y, n, k, batch,
-                                                        stream);
-  return deep ? launch_direct_config<8, 2, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch, stream)
-              : launch_direct_config<8, 2, 1, 4, 2, 4>(w_packed, scales, x, y, n, k, batch, stream);
+  return cudaErrorInvalidValue;
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

@@ -43,25 +43,23 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                                           cudaStream_t stream);
 
 // The direct kernel: the same packed weights loaded straight into registers (no shared-memory
-// ring), short blocks of one row set; `deep` loads more groups per warp at once, `shallow` fewer,
-// `paired` (INT4 at batch <= 8 only) two row tiles per warp (the configurations are listed at the
-// launcher). N a multiple of 16 (32 for INT4 at batch > 8 and for `paired`), K a multiple of 128
-// times the configuration's groups per chunk (1024 covers all of them).
-// `int8_nibbles` (INT8 only) reads weights packed by launch_weight_only_pack_int8_nibbles: each
-// byte u = q + 128 split into two nibbles that become bf16 with one LOP3 each, as INT4's do
-// (q = 16 (128 + high) + (128 + low) - 2304), two MMAs per step instead of a 5-instruction
-// conversion per pair.
-enum class WeightOnlyDirectShape { deep, shallow, paired, int8_nibbles };
-
-// The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
-// q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
-cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,
-                                                 std::uint8_t* w_packed, cudaStream_t stream);
+// ring), short blocks of one row set, batch 1..8. `one_tile`: one 16-row tile per warp;
+// `two_tiles` (INT4 only): two per warp, sharing x; `int8_nibbles` (INT8 only) reads weights
+// packed by launch_weight_only_pack_int8_nibbles: each byte u = q + 128 split into two nibbles
+// that become bf16 with one LOP3 each, as INT4's do (q = 16 (128 + high) + (128 + low) - 2304),
+// two MMAs per step instead of a 5-instruction conversion per pair. N a multiple of 16 (32 for
+// `two_tiles`), K of 1024 (the configurations are listed at the launcher).
+enum class WeightOnlyDirectShape { one_tile, two_tiles, int8_nibbles };
 
 cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
                                            const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                            __nv_bfloat16* y, int n, int k, int batch,
                                            WeightOnlyDirectShape shape, cudaStream_t stream);
+
+// The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
+// q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
+cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,
+                                                 std::uint8_t* w_packed, cudaStream_t stream);
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,
                                           const __nv_bfloat16* scales, int n, int k,

@@ -233,8 +233,8 @@ class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
 };
 
 // The same packed weights read by the direct kernel (launch_weight_only_gemv_direct): loads
-// straight into registers, no shared-memory ring, short blocks of one row set; kShape picks how
-// many groups a warp loads at once (weight_only_gemv_kernel.cuh).
+// straight into registers, no shared-memory ring, short blocks of one row set; kShape picks one
+// or two row tiles per warp, or INT8 dequantized as nibbles (weight_only_gemv_kernel.cuh).
 template <int kBits, int kBatch, WeightOnlyDirectShape kShape>
 class WeightOnlyDirect
     : public WeightOnlyFused<kBits, kBatch, kShape == WeightOnlyDirectShape::int8_nibbles> {
