@@ -42,6 +42,14 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                                           __nv_bfloat16* y, int n, int k, int batch,
                                           cudaStream_t stream);
 
+// The ring kernel (launch_weight_only_gemv_fused) with one row set per block and the INT4 bias
+// removed by MMAs instead of per-block x sums, so that its blocks spread evenly over the SMs:
+// INT4 at batch 1..8 only.
+cudaError_t launch_weight_only_gemv_fused_balanced(int bits, const std::uint8_t* w_packed,
+                                                   const __nv_bfloat16* scales,
+                                                   const __nv_bfloat16* x, __nv_bfloat16* y, int n,
+                                                   int k, int batch, cudaStream_t stream);
+
 // The direct kernel: the same packed weights loaded straight into registers (no shared-memory
 // ring), short blocks of one row set, batch 1..8. `one_tile`: one 16-row tile per warp;
 // `two_tiles` (INT4 only): two per warp, sharing x; `int8_nibbles` (INT8 only) reads weights
