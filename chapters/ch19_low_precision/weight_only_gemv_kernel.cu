@@ -248,9 +248,10 @@ __device__ __forceinline__ void a_fragment(const Slice<kBits, kRowTiles>& s, int
 // kSplit warps per row set, each over 1/kSplit of K (their partial sums meet in shared memory at
 // the end), kStages groups in the warp's shared-memory ring (kStages - 1 in flight); kMinBlocks
 // blocks per SM that the register cap guarantees.
-// kBalanced (INT4 at batch <= 8): one row set per block (kSplit warps), the bias removed by MMAs
-// of a constant -136 A fragment as in the direct kernel instead of the block's x sums, so that
-// the 896 blocks spread 6.8 per SM instead of 3.4 of 4 slots.
+// kBalanced (INT4): one row set per block (kSplit warps), the bias removed by MMAs of a constant
+// -136 A fragment as in the direct kernel (instead of the block's x sums at batch <= 8, of 32
+// bf16x2 subtractions per tile and group at batch 16), so that the 896 blocks spread 6.8 per SM
+// instead of 3.4 of 4 slots.
 template <int kBits, int kTiles, int kRowTiles, int kSplit, int kStages, int kMinBlocks,
           bool kBalanced = false>
 __global__ void __launch_bounds__(32 * (kBalanced ? kSplit : kWarpsPerBlock<kSplit>), kMinBlocks)
@@ -261,9 +262,9 @@ __global__ void __launch_bounds__(32 * (kBalanced ? kSplit : kWarpsPerBlock<kSpl
   // INT4 with one batch tile: the A fragments hold 128 + u straight from one LOP3 and the MMA
   // result is corrected by 136 · sum(x) per group and batch row, which the block sums once into
   // shared memory (x_sums) instead of 32 bf16x2 subtractions per group in every warp.
-  constexpr bool kFoldBias = kBits == 4 && kTiles == 1;
+  constexpr bool kFoldBias = kBits == 4 && (kTiles == 1 || kBalanced);
   constexpr bool kBiasByMma = kFoldBias && kBalanced;
-  static_assert(!kBalanced || kFoldBias, "the balanced form is INT4's at batch <= 8");
+  static_assert(!kBalanced || kFoldBias, "the balanced form is INT4's");
   __shared__ float x_sums[kFoldBias && !kBiasByMma ? kFoldMaxGroups : 1][8];
   constexpr int kSetsPerBlock = kWarps / kSplit;
   constexpr int kStageBytes = kRowTiles * kChunkBytes<kBits>;
@@ -994,15 +995,17 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
   return cudaErrorInvalidValue;
 }
 
-// The ring kernel balanced over the SMs (kBalanced): INT4 at batch <= 8, one row set of two
-// warps per block, 8 blocks per SM that the register cap (128) and the rings (21 KiB each) allow.
+// The ring kernel balanced over the SMs (kBalanced): INT4, one row set of two warps per block,
+// 8 blocks per SM that the register cap (128) and the rings (21 KiB each) allow.
 cudaError_t launch_weight_only_gemv_fused_balanced(int bits, const std::uint8_t* w_packed,
                                                    const __nv_bfloat16* scales,
                                                    const __nv_bfloat16* x, __nv_bfloat16* y, int n,
                                                    int k, int batch, cudaStream_t stream) {
-  if (bits != 4 || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > 8)
+  if (bits != 4 || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kWeightOnlyMaxBatch)
     return cudaErrorInvalidValue;
-  return launch_config<4, 1, 2, 2, 5, 8, true>(w_packed, scales, x, y, n, k, batch, stream);
+  return batch <= 8
+             ? launch_config<4, 1, 2, 2, 5, 8, true>(w_packed, scales, x, y, n, k, batch, stream)
+             : launch_config<4, 2, 2, 2, 5, 8, true>(w_packed, scales, x, y, n, k, batch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

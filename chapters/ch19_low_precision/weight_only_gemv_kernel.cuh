@@ -43,8 +43,8 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                                           cudaStream_t stream);
 
 // The ring kernel (launch_weight_only_gemv_fused) with one row set per block and the INT4 bias
-// removed by MMAs instead of per-block x sums, so that its blocks spread evenly over the SMs:
-// INT4 at batch 1..8 only.
+// removed by MMAs (instead of per-block x sums, or subtractions at batch 16), so that its blocks
+// spread evenly over the SMs: INT4 only.
 cudaError_t launch_weight_only_gemv_fused_balanced(int bits, const std::uint8_t* w_packed,
                                                    const __nv_bfloat16* scales,
                                                    const __nv_bfloat16* x, __nv_bfloat16* y, int n,

@@ -233,7 +233,7 @@ class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
 };
 
 // The ring kernel balanced over the SMs (launch_weight_only_gemv_fused_balanced): one row set
-// per block, the INT4 bias removed by MMAs; INT4 at batch <= 8.
+// per block, the INT4 bias removed by MMAs; INT4 only.
 template <int kBits, int kBatch>
 class WeightOnlyFusedBalanced : public WeightOnlyFused<kBits, kBatch> {
   using Problem = WeightOnlyProblem<kBits, kBatch>;
