@@ -248,24 +248,17 @@ __device__ __forceinline__ void a_fragment(const Slice<kBits, kRowTiles>& s, int
 // kSplit warps per row set, each over 1/kSplit of K (their partial sums meet in shared memory at
 // the end), kStages groups in the warp's shared-memory ring (kStages - 1 in flight); kMinBlocks
 // blocks per SM that the register cap guarantees.
-// kBalanced (INT4): one row set per block (kSplit warps), the bias removed by MMAs of a constant
-// -136 A fragment as in the direct kernel (instead of the block's x sums at batch <= 8, of 32
-// bf16x2 subtractions per tile and group at batch 16), so that the 896 blocks spread 6.8 per SM
-// instead of 3.4 of 4 slots.
-template <int kBits, int kTiles, int kRowTiles, int kSplit, int kStages, int kMinBlocks,
-          bool kBalanced = false>
-__global__ void __launch_bounds__(32 * (kBalanced ? kSplit : kWarpsPerBlock<kSplit>), kMinBlocks)
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kStages, int kMinBlocks>
+__global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
     weight_only_gemv(const std::uint8_t* __restrict__ w_packed,
                      const __nv_bfloat16* __restrict__ scales, const __nv_bfloat16* __restrict__ x,
                      __nv_bfloat16* __restrict__ y, int n, int k, int batch, NibbleMagic magic) {
-  constexpr int kWarps = kBalanced ? kSplit : kWarpsPerBlock<kSplit>;
+  constexpr int kWarps = kWarpsPerBlock<kSplit>;
   // INT4 with one batch tile: the A fragments hold 128 + u straight from one LOP3 and the MMA
   // result is corrected by 136 · sum(x) per group and batch row, which the block sums once into
   // shared memory (x_sums) instead of 32 bf16x2 subtractions per group in every warp.
-  constexpr bool kFoldBias = kBits == 4 && (kTiles == 1 || kBalanced);
-  constexpr bool kBiasByMma = kFoldBias && kBalanced;
-  static_assert(!kBalanced || kFoldBias, "the balanced form is INT4's");
-  __shared__ float x_sums[kFoldBias && !kBiasByMma ? kFoldMaxGroups : 1][8];
+  constexpr bool kFoldBias = kBits == 4 && kTiles == 1;
+  __shared__ float x_sums[kFoldBias ? kFoldMaxGroups : 1][8];
   constexpr int kSetsPerBlock = kWarps / kSplit;
   constexpr int kStageBytes = kRowTiles * kChunkBytes<kBits>;
   constexpr int kAccFloats = kRowTiles * kTiles * 4;  // one lane's C fragments
@@ -319,7 +312,7 @@ __global__ void __launch_bounds__(32 * (kBalanced ? kSplit : kWarpsPerBlock<kSpl
       common::cp_async_commit();
     }
   }
-  if constexpr (kFoldBias && !kBiasByMma) {
+  if constexpr (kFoldBias) {
     // 136 · sum of x[b][128 G .. 128 G + 127] for every group G and row b < batch, while the
     // first weight copies are in flight: four lanes per (G, b), 32 x each, then two shuffles.
     const int items = groups * batch * 4;
@@ -384,25 +377,6 @@ __global__ void __launch_bounds__(32 * (kBalanced ? kSplit : kWarpsPerBlock<kSpl
       load_x(x_next, xs, next);
       load_scales(scales_next, row_scales, next);
       float part[kChains][kRowTiles][kTiles][4] = {};
-      if constexpr (kBiasByMma) {
-        // -136 * sum(x) of the group per batch column, the start of every tile's first chain.
-        const std::uint32_t minus136[4] = {0xC308C308u, 0xC308C308u, 0xC308C308u, 0xC308C308u};
-        float bias[kTiles][4] = {};
-#pragma unroll
-        for (int st = 0; st < 8; ++st)
-#pragma unroll
-          for (int t = 0; t < kTiles; ++t) {
-            const uint4& b = xg[t][st / 2];
-            common::mma_m16n8k16_bf16(bias[t], minus136, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
-          }
-#pragma unroll
-        for (int r = 0; r < kRowTiles; ++r)
-#pragma unroll
-          for (int t = 0; t < kTiles; ++t)
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-              part[0][r][t][e] = bias[t][e];
-      }
 #pragma unroll
       for (int st = 0; st < 8; ++st) {
 #pragma unroll
@@ -427,7 +401,7 @@ __global__ void __launch_bounds__(32 * (kBalanced ? kSplit : kWarpsPerBlock<kSpl
 #pragma unroll
             for (int c = 1; c < kChains; ++c)
               sum += part[c][r][t][e];
-            if constexpr (kFoldBias && !kBiasByMma)
+            if constexpr (kFoldBias)
               sum -= x_sums[first_group + group][e % 2 ? sum_col1 : sum_col0];
             // bf16 -> fp32 is the bf16's bits in the high half of the word.
             const float scale =
@@ -488,27 +462,22 @@ __global__ void __launch_bounds__(32 * (kBalanced ? kSplit : kWarpsPerBlock<kSpl
 // into registers at once (ld.global.nc, L1 not allocated, L2 evict-first), then multiplies group
 // by group while the later groups are still arriving; a block is one row set, its kSplit warps
 // take the row set's chunks of K in turn and meet in shared memory at the end.
-// Why it should stream faster than the ring kernel (issue 13, INT4 batch 1):
-// - Warp instructions per 512-byte warp load (a 16-byte piece per lane; INT4, batch <= 8),
-//   counted from the source: 1 load; 7 dequantizing instructions per 32-bit word (one LOP3 per
-//   pair, one shift for 3 of its 4 pairs) = 28; 4 MMAs; and per 1 KiB group (two such loads)
-//   4 x loads, 8 bias MMAs, 2 scale extractions, 4 FFMAs, ~4 for the x ordering: ~45, against
-//   ~64 in the ring kernel (258 per 2 KiB group, 7.40 M in all by ncu). INT4 batch 1 is 115 K
-//   warp loads: ~5.1 M warp instructions, against ~14 M issue slots in the 13.7 us that 4275
-//   GB/s takes (132 SMs x 4 schedulers x 1.98 GHz): ~36% issue utilization would do.
-// - No cp.async bookkeeping, no shared-memory round trip, no wait_group: the loads land in the
-//   registers the dequantization reads.
-// - Short blocks (one row set, 14 per SM at INT4 batch 1 over ~3.4 waves) that the block
-//   scheduler hands out as SMs free up, instead of one wave of 3 or 4 long blocks per SM whose
-//   4-block SMs finished last (ncu: 18% of SM cycles with no warp resident).
-// - The INT4 bias (fragments hold 128 + u, q = u - 8) is removed by the MMAs themselves: each
-//   group's accumulator starts at 8 MMAs of a constant -136 A fragment with the group's x, i.e.
-//   at -136 * sum(x) per batch column, shared by the warp's row tiles. No block-wide x sums in
-//   shared memory, no pre-pass, no barrier before the loop. Exact to fp32 rounding as before.
-// Bytes in flight: kChunkGroups * kRowTiles * 512 * kChunkLoads bytes per warp at its start
-// (INT4, 8 groups, 1 tile: 8 KiB), ~16 warps per SM: up to ~128 KiB per SM, against the ~26 KiB
-// that Little's law asks at ~800 ns (4275 GB/s * 800 ns / 132 SMs).
-
+// What it tests against the ring kernel (issue 13): whether the bytes in flight are better held
+// in registers by short blocks that the block scheduler hands out as SMs free up (896 or 1792
+// blocks) than in cp.async rings by one wave of long blocks (448; ncu: 18% of SM cycles with no
+// warp resident), with fewer instructions per byte: no cp.async bookkeeping or shared-memory
+// round trip, and the INT4 bias (fragments hold 128 + u, q = u - 8) removed by the MMAs
+// themselves: each group's two accumulator chains start with 8 MMAs of a constant -136 A fragment
+// with the group's x (-136 * sum(x) per batch column, shared by the warp's row tiles), so no
+// block-wide x sums, pre-pass or barrier. Exact to fp32 rounding as before.
+// Measured (NVIDIA H200, graph replay, run 20261124-064730-2774): INT4 batch 1 21.9 us with two
+// tiles per warp against the ring kernel's 21.8, batch 4 23.2 against 24.7; INT8 batch 1 as
+// nibbles 34.5 against 33.3. Under ncu one tile per warp (chunks of 8 groups, 16 warps per SM)
+// issued 6.85 M warp instructions for INT4 batch 1 (ring kernel: 7.40 M), at 28% issue
+// utilization, its warps mostly waiting on their loads (L1TEX scoreboard). Two kernels with
+// different instruction counts and work layouts landing within 1% of each other point at the
+// latency each warp waits out (its bytes in flight: ~96-128 KiB per SM at a block's start, none
+// while it multiplies), not at the instructions.
 // bf16 -136.0 (INT4) and -2304.0 (INT8 as nibbles) in both halves: the A fragments of the bias
 // MMAs. Both exact in bf16: 136 = 1.0625 * 2^7, 2304 = 1.125 * 2^11.
 constexpr std::uint32_t kMinus136Pair = 0xC308C308u;
@@ -852,24 +821,21 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-template <int kBits, int kTiles, int kRowTiles, int kSplit, int kStages, int kMinBlocks,
-          bool kBalanced = false>
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kStages, int kMinBlocks>
 cudaError_t launch_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                           const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
                           cudaStream_t stream) {
   if (n % (kTileRows * kRowTiles) != 0 || (k / kGroup) % kSplit != 0 ||
-      (kBits == 4 && kTiles == 1 && !kBalanced && k / kGroup > kFoldMaxGroups))
+      (kBits == 4 && kTiles == 1 && k / kGroup > kFoldMaxGroups))
     return cudaErrorInvalidValue;
-  const auto kernel =
-      weight_only_gemv<kBits, kTiles, kRowTiles, kSplit, kStages, kMinBlocks, kBalanced>;
-  constexpr int kWarps = kBalanced ? kSplit : kWarpsPerBlock<kSplit>;
+  const auto kernel = weight_only_gemv<kBits, kTiles, kRowTiles, kSplit, kStages, kMinBlocks>;
+  constexpr int kWarps = kWarpsPerBlock<kSplit>;
   // Ask for the shared-memory carveout that kMinBlocks blocks need (their rings plus the 1 KiB
   // the system reserves per block, against 228 KiB), no more: the rest stays L1 for x. Set once
   // (the first call is a warm-up), so the timed calls pay no host work for it.
   static const cudaError_t carveout = [&] {
-    constexpr int kRingBytes =
-        kWarps * kStages * kRowTiles * kChunkBytes<kBits> +
-        (kBits == 4 && kTiles == 1 && !kBalanced ? kFoldMaxGroups * 8 * 4 : 32);
+    constexpr int kRingBytes = kWarps * kStages * kRowTiles * kChunkBytes<kBits> +
+                               (kBits == 4 && kTiles == 1 ? kFoldMaxGroups * 8 * 4 : 32);
     constexpr int kPercent =
         (100 * kMinBlocks * (kRingBytes + 1024) + 228 * 1024 - 1) / (228 * 1024);
     static_assert(kPercent <= 100, "the rings of kMinBlocks blocks must fit in shared memory");
@@ -962,15 +928,18 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
 }
 
 // <bits, n8 tiles, row tiles per block, warps per block, groups per warp chunk, blocks per SM>,
-// batch <= 8 only: at batch 16 the direct kernel lost to the ring kernel in visit 1 (run
-// 20261124-061613-3c2f: INT4 49.4 against 33.2 us, INT8 60.2 against 41.2), its x fragments and
-// MMAs doubled per weight. Registers from ptxas -v for sm_90a (nvcc 13.0), no spills:
-//   one_tile      INT4: chunks of 8 groups (8 KiB per warp in flight at once), 4 warps per
-//                 16-row tile, 4 blocks (16 warps) per SM; INT8: chunks of 4 groups (8 KiB),
-//                 8 warps per tile, 2 blocks (16 warps) per SM;
-//   two_tiles     INT4: two 16-row tiles per warp sharing x and the bias MMAs, chunks of 4 groups
-//                 (8 KiB), 4 warps per block, 3 blocks (12 warps) per SM, 896 blocks;
-//   int8_nibbles  INT8 as one_tile, each byte dequantized as two nibbles.
+// batch <= 8 only. Registers from ptxas -v for sm_90a (nvcc 13.0), no spills:
+//   two_tiles     INT4: two 16-row tiles per warp sharing x and the bias MMAs, chunks of 4
+//                 groups (8 KiB per warp in flight at once), 4 warps per block, 3 blocks (12 warps)
+//                 per SM, 896 blocks; 168 registers;
+//   int8_nibbles  INT8: one tile per warp, chunks of 4 groups (8 KiB), 8 warps per tile, 2 blocks
+//                 (16 warps) per SM; 128 registers.
+// Measured and dropped (NVIDIA H200, graph replay, run 20261124-064730-2774 unless noted): one
+// tile per warp, INT4 chunks of 8 groups (16 warps per SM): 22.1 us at batch 1, 23.7 at batch 4,
+// against 21.9 / 23.2 with two tiles; INT8 with the fp32 conversion: 37.0 us against 34.5 as
+// nibbles; chunks of 4 groups and 8 warps per tile (run 20261124-061613-3c2f, 12 warps per SM
+// then): 38.3 us at INT4 batch 1; batch 16 (same run): INT4 49.4 and INT8 60.2 us against the ring
+// kernel's 33.2 and 41.2 (x fragments and MMAs doubled per weight).
 cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
                                            const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                            __nv_bfloat16* y, int n, int k, int batch,
@@ -978,11 +947,6 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
   if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > 8)
     return cudaErrorInvalidValue;
   switch (shape) {
-  case WeightOnlyDirectShape::one_tile:
-    return bits == 4
-               ? launch_direct_config<4, 1, 1, 4, 8, 4>(w_packed, scales, x, y, n, k, batch, stream)
-               : launch_direct_config<8, 1, 1, 8, 4, 2>(w_packed, scales, x, y, n, k, batch,
-                                                        stream);
   case WeightOnlyDirectShape::two_tiles:
     return bits == 4
                ? launch_direct_config<4, 1, 2, 4, 4, 3>(w_packed, scales, x, y, n, k, batch, stream)
@@ -993,19 +957,6 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
                      : cudaErrorInvalidValue;
   }
   return cudaErrorInvalidValue;
-}
-
-// The ring kernel balanced over the SMs (kBalanced): INT4, one row set of two warps per block,
-// 8 blocks per SM that the register cap (128) and the rings (21 KiB each) allow.
-cudaError_t launch_weight_only_gemv_fused_balanced(int bits, const std::uint8_t* w_packed,
-                                                   const __nv_bfloat16* scales,
-                                                   const __nv_bfloat16* x, __nv_bfloat16* y, int n,
-                                                   int k, int batch, cudaStream_t stream) {
-  if (bits != 4 || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kWeightOnlyMaxBatch)
-    return cudaErrorInvalidValue;
-  return batch <= 8
-             ? launch_config<4, 1, 2, 2, 5, 8, true>(w_packed, scales, x, y, n, k, batch, stream)
-             : launch_config<4, 2, 2, 2, 5, 8, true>(w_packed, scales, x, y, n, k, batch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

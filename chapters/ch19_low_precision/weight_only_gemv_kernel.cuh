@@ -42,22 +42,14 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                                           __nv_bfloat16* y, int n, int k, int batch,
                                           cudaStream_t stream);
 
-// The ring kernel (launch_weight_only_gemv_fused) with one row set per block and the INT4 bias
-// removed by MMAs (instead of per-block x sums, or subtractions at batch 16), so that its blocks
-// spread evenly over the SMs: INT4 only.
-cudaError_t launch_weight_only_gemv_fused_balanced(int bits, const std::uint8_t* w_packed,
-                                                   const __nv_bfloat16* scales,
-                                                   const __nv_bfloat16* x, __nv_bfloat16* y, int n,
-                                                   int k, int batch, cudaStream_t stream);
-
 // The direct kernel: the same packed weights loaded straight into registers (no shared-memory
-// ring), short blocks of one row set, batch 1..8. `one_tile`: one 16-row tile per warp;
-// `two_tiles` (INT4 only): two per warp, sharing x; `int8_nibbles` (INT8 only) reads weights
-// packed by launch_weight_only_pack_int8_nibbles: each byte u = q + 128 split into two nibbles
-// that become bf16 with one LOP3 each, as INT4's do (q = 16 (128 + high) + (128 + low) - 2304),
-// two MMAs per step instead of a 5-instruction conversion per pair. N a multiple of 16 (32 for
-// `two_tiles`), K of 1024 (the configurations are listed at the launcher).
-enum class WeightOnlyDirectShape { one_tile, two_tiles, int8_nibbles };
+// ring), short blocks of one row set, batch 1..8. `two_tiles` (INT4): two 16-row tiles per warp,
+// sharing x; `int8_nibbles` (INT8) reads weights packed by launch_weight_only_pack_int8_nibbles:
+// each byte u = q + 128 split into two nibbles that become bf16 with one LOP3 each, as INT4's do
+// (q = 16 (128 + high) + (128 + low) - 2304), two MMAs per step instead of a 5-instruction
+// conversion per pair. N a multiple of 32 (`two_tiles`) or 16, K of 512 (the configurations are
+// listed at the launcher).
+enum class WeightOnlyDirectShape { two_tiles, int8_nibbles };
 
 cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
                                            const __nv_bfloat16* scales, const __nv_bfloat16* x,

@@ -232,23 +232,9 @@ class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
   int next_copy_ = 0;
 };
 
-// The ring kernel balanced over the SMs (launch_weight_only_gemv_fused_balanced): one row set
-// per block, the INT4 bias removed by MMAs; INT4 only.
-template <int kBits, int kBatch>
-class WeightOnlyFusedBalanced : public WeightOnlyFused<kBits, kBatch> {
-  using Problem = WeightOnlyProblem<kBits, kBatch>;
-
- public:
-  void run(aisp::Context& ctx) override {
-    AISP_CUDA_CHECK(launch_weight_only_gemv_fused_balanced(
-        kBits, this->next_w_packed(), this->scales(), this->x(), this->y(), Problem::kN,
-        Problem::kK, kBatch, ctx.stream()));
-  }
-};
-
 // The same packed weights read by the direct kernel (launch_weight_only_gemv_direct): loads
-// straight into registers, no shared-memory ring, short blocks of one row set; kShape picks one
-// or two row tiles per warp, or INT8 dequantized as nibbles (weight_only_gemv_kernel.cuh).
+// straight into registers, no shared-memory ring, short blocks of one row set; kShape picks two
+// row tiles per warp (INT4) or INT8 dequantized as nibbles (weight_only_gemv_kernel.cuh).
 template <int kBits, int kBatch, WeightOnlyDirectShape kShape>
 class WeightOnlyDirect
     : public WeightOnlyFused<kBits, kBatch, kShape == WeightOnlyDirectShape::int8_nibbles> {
