@@ -6,7 +6,9 @@
 //                                   same integers, in another order;
 //   launch_weight_only_gemv_fused   reads that packed layout, dequantizes in registers and
 //                                   multiplies on the tensor cores, every weight byte once
-//                                   (batch 1..16);
+//                                   (batch 1..16), through a cp.async ring in shared memory;
+//   launch_weight_only_gemv_direct  the same with the loads straight into registers (batch 1..8;
+//                                   INT8 from launch_weight_only_pack_int8_nibbles's form);
 //   launch_weight_only_dequantize   the unfused way's first pass: W (the stored, row-major
 //                                   layout) to bf16 (N × K) in memory, for a cuBLAS GEMM to read.
 //
