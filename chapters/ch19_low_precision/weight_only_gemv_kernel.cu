@@ -456,10 +456,303 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
       }
 }
 
+// ---- The direct kernel (launch_weight_only_gemv_direct) ----------------------------------------
+// The same packed weights, fragments and MMAs as above, without the shared-memory ring: each warp
+// takes kChunkGroups consecutive 128-k groups of kRowTiles tiles, issues all their 16-byte loads
+// into registers at once (ld.global.nc, L1 not allocated, L2 evict-first), then multiplies group
+// by group while the later groups are still arriving; a block is one row set, its kSplit warps
+// take the row set's chunks of K in turn and meet in shared memory at the end.
+// What it tests against the ring kernel (issue 13): whether the bytes in flight are better held
+// in registers by short blocks that the block scheduler hands out as SMs free up (896 or 1792
+// blocks) than in cp.async rings by one wave of long blocks (448; ncu: 18% of SM cycles with no
+// warp resident), with fewer instructions per byte: no cp.async bookkeeping or shared-memory
+// round trip, and the INT4 bias (fragments hold 128 + u, q = u - 8) removed by the MMAs
+// themselves: each group's two accumulator chains start with 8 MMAs of a constant -136 A fragment
+// with the group's x (-136 * sum(x) per batch column, shared by the warp's row tiles), so no
+// block-wide x sums, pre-pass or barrier. Exact to fp32 rounding as before.
+// Measured (NVIDIA H200, graph replay, run 20261124-064730-2774): INT4 batch 1 21.9 us with two
+// tiles per warp against the ring kernel's 21.8, batch 4 23.2 against 24.7; INT8 batch 1 as
+// nibbles 34.5 against 33.3. Under ncu one tile per warp (chunks of 8 groups, 16 warps per SM)
+// issued 6.85 M warp instructions for INT4 batch 1 (ring kernel: 7.40 M), at 28% issue
+// utilization, its warps mostly waiting on their loads (L1TEX scoreboard). Two kernels with
+// different instruction counts and work layouts landing within 1% of each other point at the
+// latency each warp waits out (its bytes in flight: ~96-128 KiB per SM at a block's start, none
+// while it multiplies), not at the instructions.
+// bf16 -136.0 (INT4) and -2304.0 (INT8 as nibbles) in both halves: the A fragments of the bias
+// MMAs. Both exact in bf16: 136 = 1.0625 * 2^7, 2304 = 1.125 * 2^11.
+constexpr std::uint32_t kMinus136Pair = 0xC308C308u;
+constexpr std::uint32_t kMinus2304Pair = 0xC510C510u;
+
+// One lane's 16-byte piece of the packed weights: read once, so L1 is not allocated and the L2
+// line is tagged evict-first (see l2_evict_first_policy).
+__device__ __forceinline__ uint4 load_weight_piece(const std::uint8_t* at, std::uint64_t policy) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(at), "l"(policy));
+  return v;
+}
+
+// load_x as volatile loads, which nvcc keeps in program order with the MMAs (also volatile);
+// ptxas still hoists them, unless their address depends on the group before (x_mask in the
+// kernel): hoisted, every group's x took more registers than the weights.
+template <int kTiles>
+__device__ __forceinline__ void
+load_x_in_order(uint4 (&to)[kTiles][4], const __nv_bfloat16* const (&xs)[kTiles], int group) {
+#pragma unroll
+  for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+    for (int v = 0; v < 4; ++v)
+      asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(to[t][v].x), "=r"(to[t][v].y), "=r"(to[t][v].z), "=r"(to[t][v].w)
+                   : "l"(xs[t] + group * kGroup + 8 * v));
+}
+
+// kCount consecutive bf16 scales (2, 4 or 8: one 4-, 8- or 16-byte load) as 32-bit words.
+template <int kCount>
+__device__ __forceinline__ void load_scale_run(std::uint32_t (&to)[kCount / 2],
+                                               const __nv_bfloat16* from) {
+  if constexpr (kCount == 8) {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(from));
+    to[0] = v.x, to[1] = v.y, to[2] = v.z, to[3] = v.w;
+  } else if constexpr (kCount == 4) {
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(from));
+    to[0] = v.x, to[1] = v.y;
+  } else {
+    static_assert(kCount == 2, "2, 4 or 8 groups per chunk");
+    to[0] = __ldg(reinterpret_cast<const unsigned int*>(from));
+  }
+}
+
+// kTiles n8 tiles of batch, kRowTiles 16-row tiles per row set (= per block), kSplit warps per
+// block taking the row set's chunks of kChunkGroups groups in turn; kMinBlocks blocks per SM that
+// the register cap guarantees. kInt8Nibbles (INT8 only): the weights come packed by
+// launch_weight_only_pack_int8_nibbles, each byte u = q + 128 taken as two nibbles (below).
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kChunkGroups, int kMinBlocks,
+          bool kInt8Nibbles = false>
+__global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
+    weight_only_gemv_direct(const std::uint8_t* __restrict__ w_packed,
+                            const __nv_bfloat16* __restrict__ scales,
+                            const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y,
+                            int n, int k, int batch, NibbleMagic magic) {
+  static_assert(!kInt8Nibbles || kBits == 8, "the nibble form is INT8's");
+  // A holds 128 + u; the bias MMAs remove the 136 (INT4) or, for INT8 as nibbles, the 2304.
+  constexpr bool kFoldBias = kBits == 4 || kInt8Nibbles;
+  constexpr std::uint32_t kBiasPair = kBits == 4 ? kMinus136Pair : kMinus2304Pair;
+  constexpr int kLoads = kChunkLoads<kBits>, kPerHalf = kLoads / 2;
+  constexpr int kAccFloats = kRowTiles * kTiles * 4;
+  __shared__ float partials[kSplit > 1 ? kSplit - 1 : 1][kAccFloats][32];
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int split = static_cast<int>(threadIdx.x / 32);
+  const int first_tile = kRowTiles * static_cast<int>(blockIdx.x);
+  const int g = lane / 4, q = lane % 4;
+  const int groups = k / kGroup;
+  const int chunks = groups / kChunkGroups;  // the launcher checks that kChunkGroups divides it
+  const std::uint64_t policy = l2_evict_first_policy();
+
+  const __nv_bfloat16* xs[kTiles];
+#pragma unroll
+  for (int t = 0; t < kTiles; ++t)
+    xs[t] = x + static_cast<std::size_t>(min(8 * t + g, batch - 1)) * k + 32 * q;
+
+  float acc[kRowTiles][kTiles][4] = {};
+  for (int chunk = split; chunk < chunks; chunk += kSplit) {
+    const int first_group = chunk * kChunkGroups;
+    // Every weight piece of the chunk first: kChunkGroups * kRowTiles * kLoads loads in flight.
+    uint4 pieces[kChunkGroups][kRowTiles][kLoads];
+#pragma unroll
+    for (int r = 0; r < kRowTiles; ++r) {
+      const std::uint8_t* tile_w =
+          w_packed +
+          (static_cast<std::size_t>(first_tile + r) * groups + first_group) * kChunkBytes<kBits> +
+          kPieceBytes * lane;
+#pragma unroll
+      for (int G = 0; G < kChunkGroups; ++G)
+#pragma unroll
+        for (int v = 0; v < kLoads; ++v)
+          pieces[G][r][v] =
+              load_weight_piece(tile_w + G * kChunkBytes<kBits> + v * kWarpLoadBytes, policy);
+    }
+    // The rows' scales for the chunk: row g's and row g + 8's, kChunkGroups each.
+    std::uint32_t scale_words[kRowTiles][2][kChunkGroups / 2];
+#pragma unroll
+    for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        load_scale_run<kChunkGroups>(
+            scale_words[r][h],
+            scales + static_cast<std::size_t>(kTileRows * (first_tile + r) + g + 8 * h) * groups +
+                first_group);
+    // x of each group from L1 (every warp of the SM reads the same few KiB), loaded once the
+    // group before has its sums (its weights arrived and its MMAs done). ptxas hoists independent
+    // loads to the top, which here would keep every group's x in registers (16 per lane per group
+    // at batch <= 8, twice a tile's weights), and so does a dependency on the previous group's x
+    // or first MMA; the mask (-1 unless that sum is NaN: then this lane's batch column, the only
+    // one its x reaches, is NaN anyway) ties the address to the whole previous group.
+    uint4 x_next[kTiles][4];
+    load_x_in_order(x_next, xs, first_group);
+#pragma unroll
+    for (int G = 0; G < kChunkGroups; ++G) {
+      uint4 xg[kTiles][4];
+#pragma unroll
+      for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+        for (int v = 0; v < 4; ++v)
+          xg[t][v] = x_next[t][v];
+      // Two independent accumulator chains (even and odd MMA steps), each starting with its half
+      // of the bias MMAs (-136 or -2304 * sum(x) per batch column, INT4 / INT8 as nibbles;
+      // computed once for the warp's row tiles): 8 dependent MMAs per chain, against 16 in one
+      // chain in visit 1's version.
+      float bias[2][kTiles][4] = {};
+      if constexpr (kFoldBias) {
+        const std::uint32_t minus136[4] = {kBiasPair, kBiasPair, kBiasPair, kBiasPair};
+#pragma unroll
+        for (int st = 0; st < 8; ++st)
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t) {
+            const uint4& b = xg[t][st / 2];
+            common::mma_m16n8k16_bf16(bias[st % 2][t], minus136, st % 2 ? b.z : b.x,
+                                      st % 2 ? b.w : b.y);
+          }
+      }
+#pragma unroll
+      for (int r = 0; r < kRowTiles; ++r) {
+        // Each chain continues its bias chain: 2 chains of 8 dependent MMAs, no more registers.
+        float chains[2][kTiles][4];
+#pragma unroll
+        for (int c = 0; c < 2; ++c)
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+              chains[c][t][e] = bias[c][t][e];
+        // This lane's words of rows g (h = 0) and g + 8 (h = 1) for the group.
+        std::uint32_t words[2][kLoads * 2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int j = 0; j < kPerHalf; ++j) {
+            const uint4& v = pieces[G][r][h * kPerHalf + j];
+            words[h][4 * j + 0] = v.x, words[h][4 * j + 1] = v.y;
+            words[h][4 * j + 2] = v.z, words[h][4 * j + 3] = v.w;
+          }
+        // INT8 as nibbles: the high nibbles' products, weighted 16 at the end of the group.
+        float part_high[2][kTiles][4] = {};
+#pragma unroll
+        for (int st = 0; st < 8; ++st) {
+          std::uint32_t a[4];
+          if constexpr (kInt8Nibbles) {
+            // Word st holds k = 32q + 4st + {0, 2, 1, 3} as bytes u = q + 128: nibble pairs
+            // p = 0 / 2 are the low nibbles of (k, k+1) / (k+2, k+3), p = 1 / 3 the high ones.
+            std::uint32_t a_high[4];
+            a[0] = int4_biased_pair(words[0][st], 0, magic);
+            a[1] = int4_biased_pair(words[1][st], 0, magic);
+            a[2] = int4_biased_pair(words[0][st], 2, magic);
+            a[3] = int4_biased_pair(words[1][st], 2, magic);
+            a_high[0] = int4_biased_pair(words[0][st], 1, magic);
+            a_high[1] = int4_biased_pair(words[1][st], 1, magic);
+            a_high[2] = int4_biased_pair(words[0][st], 3, magic);
+            a_high[3] = int4_biased_pair(words[1][st], 3, magic);
+#pragma unroll
+            for (int t = 0; t < kTiles; ++t) {
+              const uint4& b = xg[t][st / 2];
+              common::mma_m16n8k16_bf16(part_high[st % 2][t], a_high, st % 2 ? b.z : b.x,
+                                        st % 2 ? b.w : b.y);
+            }
+          } else if constexpr (kBits == 4) {
+            const int word = st / 2, p = 2 * (st % 2);
+            a[0] = int4_biased_pair(words[0][word], p, magic);
+            a[1] = int4_biased_pair(words[1][word], p, magic);
+            a[2] = int4_biased_pair(words[0][word], p + 1, magic);
+            a[3] = int4_biased_pair(words[1][word], p + 1, magic);
+          } else {
+            a[0] = int8_pair(words[0][st], 0);
+            a[1] = int8_pair(words[1][st], 0);
+            a[2] = int8_pair(words[0][st], 2);
+            a[3] = int8_pair(words[1][st], 2);
+          }
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t) {
+            const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
+            common::mma_m16n8k16_bf16(chains[st % 2][t], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+          }
+        }
+        float part[kTiles][4];
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            part[t][e] = chains[0][t][e] + chains[1][t][e];
+        if constexpr (kInt8Nibbles) {
+          // q = u - 128 = 16 (128 + h) + (128 + l) - 2304: part holds the low nibbles' sum
+          // minus 2304 sum(x).
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+              part[t][e] = fmaf(16.0f, part_high[0][t][e] + part_high[1][t][e], part[t][e]);
+        }
+        // Scale once per group, in fp32: c0, c1 belong to row g, c2, c3 to row g + 8.
+        const std::uint32_t lo = scale_words[r][0][G / 2], hi = scale_words[r][1][G / 2];
+        const float scale_g = __uint_as_float(G % 2 ? lo & 0xFFFF0000u : lo << 16);
+        const float scale_g8 = __uint_as_float(G % 2 ? hi & 0xFFFF0000u : hi << 16);
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            acc[r][t][e] = fmaf(part[t][e], e / 2 ? scale_g8 : scale_g, acc[r][t][e]);
+        if (r == 0 && G + 1 < kChunkGroups) {
+          // The next group's x, its address tied to this group's sums (see x_next).
+          const int x_mask = part[0][0] != part[0][0] ? 0 : -1;
+          load_x_in_order(x_next, xs, (first_group + G + 1) & x_mask);
+        }
+      }
+    }
+  }
+  if constexpr (kSplit > 1) {
+    if (split != 0) {
+#pragma unroll
+      for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            partials[split - 1][(r * kTiles + t) * 4 + e][lane] = acc[r][t][e];
+    }
+    __syncthreads();
+    if (split != 0)
+      return;
+#pragma unroll
+    for (int other = 0; other < kSplit - 1; ++other)
+#pragma unroll
+      for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            acc[r][t][e] += partials[other][(r * kTiles + t) * 4 + e][lane];
+  }
+  // C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 = row g + 8.
+#pragma unroll
+  for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+    for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int b = 8 * t + 2 * q + (e % 2);
+        const int row = kTileRows * (first_tile + r) + g + 8 * (e / 2);
+        if (b < batch)
+          y[static_cast<std::size_t>(b) * n + row] = __float2bfloat16(acc[r][t][e]);
+      }
+}
+
 // The packed layout (weight_only_gemv_kernel.cuh) from the stored one, one 16-byte piece per
 // thread: piece index = ((tile · groups + group) · loads + v) · 32 + lane, so the writes are
 // contiguous; each reads 16 bytes of one stored row.
-template <int kBits>
+// kInt8Nibbles: each 32-bit word of an INT8 piece also rewritten as bytes u = q + 128 in the
+// order k + {0, 2, 1, 3}, so that the direct kernel's nibble pairs (bits 4p.., 16 + 4p..) are the
+// nibbles of the weights at (k, k + 1) or (k + 2, k + 3).
+template <int kBits, bool kInt8Nibbles = false>
 __global__ void __launch_bounds__(256)
     weight_only_pack(const std::uint8_t* __restrict__ w, int n, int k,
                      std::uint8_t* __restrict__ w_packed) {
@@ -477,8 +770,14 @@ __global__ void __launch_bounds__(256)
     const std::size_t row = kTileRows * tile + lane / 4 + 8 * (v / kPerHalf);
     const std::size_t at = static_cast<std::size_t>(group) * (kGroup * kBits / 8) +
                            (lane % 4) * (32 * kBits / 8) + kPieceBytes * (v % kPerHalf);
-    reinterpret_cast<uint4*>(w_packed)[i] =
-        __ldg(reinterpret_cast<const uint4*>(w + row * row_bytes + at));
+    uint4 piece = __ldg(reinterpret_cast<const uint4*>(w + row * row_bytes + at));
+    if constexpr (kInt8Nibbles) {
+      const auto recode = [](std::uint32_t word) {
+        return __byte_perm(word ^ 0x80808080u, 0u, 0x3120);  // bytes k+0, k+2, k+1, k+3
+      };
+      piece = make_uint4(recode(piece.x), recode(piece.y), recode(piece.z), recode(piece.w));
+    }
+    reinterpret_cast<uint4*>(w_packed)[i] = piece;
   }
 }
 
@@ -552,7 +851,45 @@ cudaError_t launch_config(const std::uint8_t* w_packed, const __nv_bfloat16* sca
   return cudaGetLastError();
 }
 
+template <int kBits, int kTiles, int kRowTiles, int kSplit, int kChunkGroups, int kMinBlocks,
+          bool kInt8Nibbles = false>
+cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
+                                 const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
+                                 cudaStream_t stream) {
+  if (n % (kTileRows * kRowTiles) != 0 || (k / kGroup) % kChunkGroups != 0)
+    return cudaErrorInvalidValue;
+  const auto kernel = weight_only_gemv_direct<kBits, kTiles, kRowTiles, kSplit, kChunkGroups,
+                                              kMinBlocks, kInt8Nibbles>;
+  // Shared memory holds only the partial sums (<= 14 KiB per block): ask for room for twice the
+  // kMinBlocks blocks (the carveout may otherwise cap the blocks per SM), the rest stays L1,
+  // where every warp finds x. Set once (the first call is a warm-up).
+  static const cudaError_t carveout = [&] {
+    constexpr int kPartialBytes = (kSplit > 1 ? kSplit - 1 : 1) * kRowTiles * kTiles * 4 * 32 *
+                                  static_cast<int>(sizeof(float));
+    constexpr int kPercent =
+        (100 * 2 * kMinBlocks * (kPartialBytes + 1024) + 228 * 1024 - 1) / (228 * 1024);
+    static_assert(kPercent <= 100, "the partial sums of 2 x kMinBlocks blocks must fit");
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, kPercent);
+  }();
+  if (carveout != cudaSuccess)
+    return carveout;
+  const dim3 grid(static_cast<unsigned>(n / (kTileRows * kRowTiles)));
+  kernel<<<grid, 32 * kSplit, 0, stream>>>(w_packed, scales, x, y, n, k, batch,
+                                           NibbleMagic{0x000F000Fu, 0x43004300u});
+  return cudaGetLastError();
+}
+
 }  // namespace
+
+cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,
+                                                 std::uint8_t* w_packed, cudaStream_t stream) {
+  if (n <= 0 || n % kTileRows != 0 || k <= 0 || k % kGroup != 0)
+    return cudaErrorInvalidValue;
+  const std::size_t pieces = common::weight_only_row_bytes(8, k) * n / kPieceBytes;
+  const unsigned grid = static_cast<unsigned>(pieces / 256 + 1 > 65536 ? 65536 : pieces / 256 + 1);
+  weight_only_pack<8, true><<<grid, 256, 0, stream>>>(w, n, k, w_packed);
+  return cudaGetLastError();
+}
 
 cudaError_t launch_weight_only_pack(int bits, const std::uint8_t* w, int n, int k,
                                     std::uint8_t* w_packed, cudaStream_t stream) {
@@ -588,6 +925,38 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                : launch_config<4, 2, 2, 2, 5, 4>(w_packed, scales, x, y, n, k, batch, stream);
   return batch <= 8 ? launch_config<8, 1, 1, 1, 3, 7>(w_packed, scales, x, y, n, k, batch, stream)
                     : launch_config<8, 2, 2, 2, 3, 4>(w_packed, scales, x, y, n, k, batch, stream);
+}
+
+// <bits, n8 tiles, row tiles per block, warps per block, groups per warp chunk, blocks per SM>,
+// batch <= 8 only. Registers from ptxas -v for sm_90a (nvcc 13.0), no spills:
+//   two_tiles     INT4: two 16-row tiles per warp sharing x and the bias MMAs, chunks of 4
+//                 groups (8 KiB per warp in flight at once), 4 warps per block, 3 blocks (12 warps)
+//                 per SM, 896 blocks; 168 registers;
+//   int8_nibbles  INT8: one tile per warp, chunks of 4 groups (8 KiB), 8 warps per tile, 2 blocks
+//                 (16 warps) per SM; 128 registers.
+// Measured and dropped (NVIDIA H200, graph replay, run 20261124-064730-2774 unless noted): one
+// tile per warp, INT4 chunks of 8 groups (16 warps per SM): 22.1 us at batch 1, 23.7 at batch 4,
+// against 21.9 / 23.2 with two tiles; INT8 with the fp32 conversion: 37.0 us against 34.5 as
+// nibbles; chunks of 4 groups and 8 warps per tile (run 20261124-061613-3c2f, 12 warps per SM
+// then): 38.3 us at INT4 batch 1; batch 16 (same run): INT4 49.4 and INT8 60.2 us against the ring
+// kernel's 33.2 and 41.2 (x fragments and MMAs doubled per weight).
+cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
+                                           const __nv_bfloat16* scales, const __nv_bfloat16* x,
+                                           __nv_bfloat16* y, int n, int k, int batch,
+                                           WeightOnlyDirectShape shape, cudaStream_t stream) {
+  if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > 8)
+    return cudaErrorInvalidValue;
+  switch (shape) {
+  case WeightOnlyDirectShape::two_tiles:
+    return bits == 4
+               ? launch_direct_config<4, 1, 2, 4, 4, 3>(w_packed, scales, x, y, n, k, batch, stream)
+               : cudaErrorInvalidValue;
+  case WeightOnlyDirectShape::int8_nibbles:
+    return bits == 8 ? launch_direct_config<8, 1, 1, 8, 4, 2, true>(w_packed, scales, x, y, n, k,
+                                                                    batch, stream)
+                     : cudaErrorInvalidValue;
+  }
+  return cudaErrorInvalidValue;
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

@@ -6,7 +6,9 @@
 //                                   same integers, in another order;
 //   launch_weight_only_gemv_fused   reads that packed layout, dequantizes in registers and
 //                                   multiplies on the tensor cores, every weight byte once
-//                                   (batch 1..16);
+//                                   (batch 1..16), through a cp.async ring in shared memory;
+//   launch_weight_only_gemv_direct  the same with the loads straight into registers (batch 1..8;
+//                                   INT8 from launch_weight_only_pack_int8_nibbles's form);
 //   launch_weight_only_dequantize   the unfused way's first pass: W (the stored, row-major
 //                                   layout) to bf16 (N × K) in memory, for a cuBLAS GEMM to read.
 //
@@ -41,6 +43,25 @@ cudaError_t launch_weight_only_gemv_fused(int bits, const std::uint8_t* w_packed
                                           const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                           __nv_bfloat16* y, int n, int k, int batch,
                                           cudaStream_t stream);
+
+// The direct kernel: the same packed weights loaded straight into registers (no shared-memory
+// ring), short blocks of one row set, batch 1..8. `two_tiles` (INT4): two 16-row tiles per warp,
+// sharing x; `int8_nibbles` (INT8) reads weights packed by launch_weight_only_pack_int8_nibbles:
+// each byte u = q + 128 split into two nibbles that become bf16 with one LOP3 each, as INT4's do
+// (q = 16 (128 + high) + (128 + low) - 2304), two MMAs per step instead of a 5-instruction
+// conversion per pair. N a multiple of 32 (`two_tiles`) or 16, K of 512 (the configurations are
+// listed at the launcher).
+enum class WeightOnlyDirectShape { two_tiles, int8_nibbles };
+
+cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packed,
+                                           const __nv_bfloat16* scales, const __nv_bfloat16* x,
+                                           __nv_bfloat16* y, int n, int k, int batch,
+                                           WeightOnlyDirectShape shape, cudaStream_t stream);
+
+// The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
+// q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
+cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,
+                                                 std::uint8_t* w_packed, cudaStream_t stream);
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,
                                           const __nv_bfloat16* scales, int n, int k,

@@ -20,6 +20,7 @@
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -69,6 +70,15 @@ class WeightOnlyProblem : public aisp::Benchmark {
   }
 
   std::vector<aisp::Tensor> outputs() const override { return {y_}; }
+
+  // Graph replay for both variants, whatever the call takes: a decode step runs its layers as
+  // one CUDA graph in an inference engine, and what this pair measures is how fast a kernel
+  // streams the weights, not the ~4 us in which the host launches it (ch01's subject). Timed per
+  // call (the automatic choice while the baseline takes > 20 us), the fused INT4 kernel's ~14 us
+  // at the target would read as ~18 us: the 80% target could not be met even at full bandwidth.
+  // The replays rotate over input sets covering >= 3x L2, so every call still reads its weights
+  // from HBM.
+  aisp::TimingMode timing_mode() const override { return aisp::TimingMode::graph; }
 
   // float64: y[b][n] = sum_k x[b][k] · q(n, k) · scale(n, k / 128), decoding the stored format.
   ReferenceFunction reference() const override {
@@ -166,7 +176,9 @@ class WeightOnlyDequantGemm : public WeightOnlyProblem<kBits, kBatch> {
 // presorted indices): derived from w in setup, it is re-derived with the other inputs when
 // verification changes the seed (each instance that donates inputs runs this setup) and checked
 // unchanged by run(). w stays an input of both variants (the reference decodes it).
-template <int kBits, int kBatch>
+// kInt8Nibbles: the packed weights in launch_weight_only_pack_int8_nibbles's form (for the direct
+// kernel's int8_nibbles shape).
+template <int kBits, int kBatch, bool kInt8Nibbles = false>
 class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
   using Problem = WeightOnlyProblem<kBits, kBatch>;
 
@@ -181,20 +193,59 @@ class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
     Problem::setup(ctx);
     const std::size_t weight_bytes =
         common::weight_only_row_bytes(kBits, Problem::kK) * Problem::kN;
-    w_packed_ = ctx.alloc("w_packed", aisp::DType::u8, weight_bytes, aisp::Role::input);
-    AISP_CUDA_CHECK(launch_weight_only_pack(kBits, this->w(), Problem::kN, Problem::kK,
-                                            w_packed_.as<std::uint8_t>(), ctx.stream()));
+    for (int c = 0; c < kPackedCopies; ++c) {
+      const std::string name = c == 0 ? "w_packed" : "w_packed_copy" + std::to_string(c);
+      w_packed_[c] = ctx.alloc(name, aisp::DType::u8, weight_bytes, aisp::Role::input);
+      if constexpr (kInt8Nibbles)
+        AISP_CUDA_CHECK(launch_weight_only_pack_int8_nibbles(
+            this->w(), Problem::kN, Problem::kK, w_packed_[c].as<std::uint8_t>(), ctx.stream()));
+      else
+        AISP_CUDA_CHECK(launch_weight_only_pack(kBits, this->w(), Problem::kN, Problem::kK,
+                                                w_packed_[c].as<std::uint8_t>(), ctx.stream()));
+    }
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   }
 
   void run(aisp::Context& ctx) override {
-    AISP_CUDA_CHECK(launch_weight_only_gemv_fused(kBits, w_packed_.as<const std::uint8_t>(),
-                                                  this->scales(), this->x(), this->y(), Problem::kN,
-                                                  Problem::kK, kBatch, ctx.stream()));
+    AISP_CUDA_CHECK(launch_weight_only_gemv_fused(kBits, next_w_packed(), this->scales(), this->x(),
+                                                  this->y(), Problem::kN, Problem::kK, kBatch,
+                                                  ctx.stream()));
+  }
+
+ protected:
+  // Identical copies of the packed weights, read in turn by consecutive calls. Under graph
+  // replay the harness rotates over ceil(3 x L2 / allocated bytes) instances; an instance here
+  // also holds w, which only the reference reads, so with one copy it got 2 sets and the replays
+  // cycled through 2 x 58.7 MB of INT4 weights against a 60 MiB L2, which could keep part of a
+  // set from one of its calls to the next. With 4 copies per instance every call reads weights
+  // last read >= 3 calls (>= 176 MB of INT4 weights) before. The copies are inputs like w_packed,
+  // re-derived and hashed with it.
+  static constexpr int kPackedCopies = 4;
+  const std::uint8_t* next_w_packed() {
+    const aisp::Tensor& copy = w_packed_[next_copy_];
+    next_copy_ = (next_copy_ + 1) % kPackedCopies;
+    return copy.as<const std::uint8_t>();
   }
 
  private:
-  aisp::Tensor w_packed_;
+  std::array<aisp::Tensor, kPackedCopies> w_packed_;
+  int next_copy_ = 0;
+};
+
+// The same packed weights read by the direct kernel (launch_weight_only_gemv_direct): loads
+// straight into registers, no shared-memory ring, short blocks of one row set; kShape picks two
+// row tiles per warp (INT4) or INT8 dequantized as nibbles (weight_only_gemv_kernel.cuh).
+template <int kBits, int kBatch, WeightOnlyDirectShape kShape>
+class WeightOnlyDirect
+    : public WeightOnlyFused<kBits, kBatch, kShape == WeightOnlyDirectShape::int8_nibbles> {
+  using Problem = WeightOnlyProblem<kBits, kBatch>;
+
+ public:
+  void run(aisp::Context& ctx) override {
+    AISP_CUDA_CHECK(launch_weight_only_gemv_direct(kBits, this->next_w_packed(), this->scales(),
+                                                   this->x(), this->y(), Problem::kN, Problem::kK,
+                                                   kBatch, kShape, ctx.stream()));
+  }
 };
 
 }  // namespace aisp::ch19
