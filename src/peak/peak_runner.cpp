@@ -402,8 +402,12 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
     nccl_sizes.push_back(bytes);
   }
   nccl_sizes.push_back(sizes.peer_bytes);
+  const bool wants_nccl =
+      recorder.wants_any({"nccl_all_reduce_busbw", "nccl_all_gather_busbw",
+                          "nccl_reduce_scatter_busbw", "nccl_all_to_all_busbw"});
+  // Loads libnccl.so.2 (once per process), so only when a figure needs it.
   const std::string nccl_missing =
-      gpu_count < 2 ? std::string() : detail::nccl_unavailable_reason();
+      gpu_count < 2 || !wants_nccl ? std::string() : detail::nccl_unavailable_reason();
   for (const peak::NcclCollective collective :
        {peak::NcclCollective::all_reduce, peak::NcclCollective::all_gather,
         peak::NcclCollective::reduce_scatter, peak::NcclCollective::all_to_all}) {
