@@ -64,6 +64,8 @@ expect "bench audit: the multi-GPU test pairs are complete" 0 stdout \
   "2 pairs: 2 complete, 0 incomplete" "$suite" bench audit -t ch97
 expect "bench audit: ch04's one-shot kernel as two ranks on one GPU is complete" 0 stdout \
   "1 pair: 1 complete, 0 incomplete" "$suite" bench audit -t ch85
+expect "bench audit: ch04's MoE dispatch as one rank on one GPU is complete" 0 stdout \
+  "1 pair: 1 complete, 0 incomplete" "$suite" bench audit -t ch84
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures check(s) failed"
