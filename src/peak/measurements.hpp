@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/cuda_handles.hpp"
+#include "peak/nccl_busbw.hpp"
 
 namespace aisp::peak {
 
@@ -150,6 +151,14 @@ PeakSamples measure_peer_copy(int from, int to, std::size_t bytes, const Repetit
 // `first`'s); bytes copied in both directions, GB/s.
 PeakSamples measure_peer_copy_both_ways(int first, int second, std::size_t bytes,
                                         const RepetitionPlan& plan);
+
+// --- nccl_collectives.cpp: NCCL's bus bandwidth (nccl_busbw.hpp) for one collective over GPUs
+// 0 .. gpus-1 (one process, one rank per GPU), at every size of `sizes` (nccl-tests' size: one
+// rank's whole buffer, rounded to whole floats per rank); one figure per repetition at the largest
+// size, GB/s; `method` lists every size's median. Throws aisp::Unavailable without NCCL.
+PeakSamples measure_nccl_bus_bandwidth(NcclCollective collective, int gpus,
+                                       const std::vector<std::size_t>& sizes,
+                                       const RepetitionPlan& plan);
 
 // --- launch_costs.cu: empty kernels, host clock, microseconds per launch (or per graph node).
 // Launch, then cudaStreamSynchronize, `launches` times.

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/nccl_library.hpp"
 #include "measure/statistics.hpp"
 #include "peak/measurements.hpp"
 #include "system/build_info.hpp"
@@ -393,6 +394,43 @@ void measure_all(const peak::GpuUnderTest& gpu, int gpu_count, const PeakSizes& 
     static_cast<void>(cudaSetDevice(gpu.device));
   }
 
+  // --- NCCL's bus bandwidth over every visible GPU (information, stored under the machine's key
+  // in the peaks file's "figures": docs/peaks.md), a size sweep from 64 KiB up to the peer copy's
+  // size, each 16 times the last.
+  std::vector<std::size_t> nccl_sizes;
+  for (std::size_t bytes = 64 * 1024; bytes < sizes.peer_bytes; bytes *= 16) {
+    nccl_sizes.push_back(bytes);
+  }
+  nccl_sizes.push_back(sizes.peer_bytes);
+  const bool wants_nccl =
+      recorder.wants_any({"nccl_all_reduce_busbw", "nccl_all_gather_busbw",
+                          "nccl_reduce_scatter_busbw", "nccl_all_to_all_busbw"});
+  // Loads libnccl.so.2 (once per process), so only when a figure needs it.
+  const std::string nccl_missing =
+      gpu_count < 2 || !wants_nccl ? std::string() : detail::nccl_unavailable_reason();
+  for (const peak::NcclCollective collective :
+       {peak::NcclCollective::all_reduce, peak::NcclCollective::all_gather,
+        peak::NcclCollective::reduce_scatter, peak::NcclCollective::all_to_all}) {
+    PeakFigure figure = make_figure(std::string(peak::nccl_busbw_figure_name(collective)),
+                                    fmt::format("NCCL {} bus bandwidth, {} GPUs, {} to {}",
+                                                peak::nccl_collective_name(collective), gpu_count,
+                                                peak::size_text(nccl_sizes.front()),
+                                                peak::size_text(sizes.peer_bytes)),
+                                    "GB/s");
+    if (gpu_count < 2) {
+      recorder.skip(std::move(figure), fmt::format("needs 2 GPUs; {} visible", gpu_count));
+      continue;
+    }
+    if (!nccl_missing.empty()) {
+      recorder.skip(std::move(figure), nccl_missing);
+      continue;
+    }
+    recorder.measure(std::move(figure), [&, collective] {
+      return peak::measure_nccl_bus_bandwidth(collective, gpu_count, nccl_sizes, sizes.device_plan);
+    });
+    static_cast<void>(cudaSetDevice(gpu.device));
+  }
+
   // --- The host's own memory, last (no GPU work in it).
   measure_host_figures(sizes, recorder);
 }
@@ -427,7 +465,7 @@ nlohmann::ordered_json figure_to_json(const PeakFigure& figure) {
   json["repetitions"] = figure.repetitions;
   json["method"] = figure.method;
   json["tool"] = figure.tool;
-  json["stored"] = figure.stored;
+  json["stored"] = figure.stored || figure.stored_as_figure;
   json["source"] = figure.source;
   if (figure.anchor) {
     const bool judged = figure.anchor->kind == AnchorKind::gpu_ceiling;
@@ -457,7 +495,8 @@ const std::vector<std::string>& peak_figure_names() {
       "bf16_gemm",             "fp16_gemm",               "fp8_e4m3_gemm",
       "host_to_device_pinned", "device_to_host_pinned",   "host_to_device_pageable",
       "device_to_host_pageable", "peer_copy_0_to_1",      "peer_copy_1_to_0",
-      "peer_copy_both_ways",   "host_memory_bandwidth"};
+      "peer_copy_both_ways",   "nccl_all_reduce_busbw",   "nccl_all_gather_busbw",
+      "nccl_reduce_scatter_busbw", "nccl_all_to_all_busbw", "host_memory_bandwidth"};
   return names;
 }
 
@@ -563,7 +602,9 @@ std::string format_peak_report(const PeakReport& report) {
       }
     }
     std::string stored = "-";
-    if (figure.stored) {
+    if (figure.stored_as_figure) {
+      stored = "figures." + figure.name;
+    } else if (figure.stored) {
       stored = std::string(ceiling_name(figure.ceiling));
     } else if (figure.ceiling != Ceiling::none) {
       stored = fmt::format("- ({}: the other candidate is stored)", ceiling_name(figure.ceiling));
@@ -651,6 +692,15 @@ nlohmann::ordered_json peak_report_to_json(const PeakReport& report) {
 
 namespace {
 
+// The figures kept in the peaks file's "figures" (store_figure) rather than as ceilings: NCCL's
+// bus bandwidths, measured.
+bool is_stored_figure(const PeakFigure& figure) {
+  return figure.status == PeakStatus::measured && figure.ceiling == Ceiling::none &&
+         figure.name.rfind("nccl_", 0) == 0 && figure.name.size() > 6 &&
+         figure.name.compare(figure.name.size() - 6, 6, "_busbw") == 0 &&
+         std::isfinite(figure.median) && figure.median > 0;
+}
+
 // Chooses, stores and prints: shared by the GPU run and the host-only one. Host-scoped ceilings
 // go to the host's own file (ceilings.hpp, host_hardware_key), the others to the machine's.
 int store_and_print(const BenchPeakOptions& options, PeakReport& report, std::ostream& out,
@@ -673,6 +723,21 @@ int store_and_print(const BenchPeakOptions& options, PeakReport& report, std::os
     } catch (const std::exception& error) {
       report.store_error = error.what();
       break;
+    }
+  }
+  // NCCL's bus bandwidths: no pair is judged against them (no Ceiling), but they are the machine's
+  // collective figures, kept per hardware key beside its ceilings.
+  for (PeakFigure& figure : report.figures) {
+    if (!report.store_error.empty() || !is_stored_figure(figure)) {
+      continue;
+    }
+    try {
+      store_figure(options.peaks_dir, report.hardware_key, figure.name,
+                   CeilingValue{figure.median, figure.unit, figure.source});
+      figure.stored_as_figure = true;
+      ++report.stored_count;
+    } catch (const std::exception& error) {
+      report.store_error = error.what();
     }
   }
 

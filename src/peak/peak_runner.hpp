@@ -52,6 +52,8 @@ struct PeakFigure {
   std::string method;                  // PeakSamples::method
   std::string tool;                    // PeakSamples::tool
   bool stored = false;                 // chosen to be stored (choose_stored_figures)
+  // Stored in the peaks file's "figures", not as a ceiling (NCCL's bus bandwidths: store_figure).
+  bool stored_as_figure = false;
   std::string source;                  // the source string stored with it
   // ANCHORS.md's figure for this measurement, and whether it should agree (anchor_figures.hpp).
   std::optional<FigureAnchor> anchor;

@@ -191,20 +191,18 @@ std::optional<CeilingValue> stored_ceiling(const std::filesystem::path& peaks_di
   return value;
 }
 
-void store_ceiling(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
-                   Ceiling ceiling, const CeilingValue& value) {
-  if (ceiling == Ceiling::none) {
-    throw std::runtime_error("store_ceiling: Ceiling::none has no value to store");
-  }
+namespace {
+
+// Reads <peaks_dir>/<hardware_key>.json (or starts one), lets `change` edit it, and replaces the
+// file atomically.
+template <class Change>
+void rewrite_peaks_file(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
+                        Change change) {
   const std::filesystem::path file = peaks_file(peaks_dir, hardware_key);
   nlohmann::json document =
       read_peaks_file(file).value_or(nlohmann::json{{"hardware_key", hardware_key}});
   document["hardware_key"] = hardware_key;
-  document["ceilings"][std::string(ceiling_name(ceiling))] = {
-      {"value", value.value},
-      {"unit", value.unit.empty() ? std::string(ceiling_unit(ceiling)) : value.unit},
-      {"source", value.source},
-  };
+  change(document);
   std::error_code error;
   std::filesystem::create_directories(peaks_dir, error);
   const std::filesystem::path temporary =
@@ -224,6 +222,33 @@ void store_ceiling(const std::filesystem::path& peaks_dir, const std::string& ha
     std::filesystem::remove(temporary, error);
     throw std::runtime_error(fmt::format("cannot replace {}: {}", file.string(), reason));
   }
+}
+
+}  // namespace
+
+void store_ceiling(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
+                   Ceiling ceiling, const CeilingValue& value) {
+  if (ceiling == Ceiling::none) {
+    throw std::runtime_error("store_ceiling: Ceiling::none has no value to store");
+  }
+  rewrite_peaks_file(peaks_dir, hardware_key, [&](nlohmann::json& document) {
+    document["ceilings"][std::string(ceiling_name(ceiling))] = {
+        {"value", value.value},
+        {"unit", value.unit.empty() ? std::string(ceiling_unit(ceiling)) : value.unit},
+        {"source", value.source},
+    };
+  });
+}
+
+void store_figure(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
+                  const std::string& name, const CeilingValue& value) {
+  rewrite_peaks_file(peaks_dir, hardware_key, [&](nlohmann::json& document) {
+    document["figures"][name] = {
+        {"value", value.value},
+        {"unit", value.unit},
+        {"source", value.source},
+    };
+  });
 }
 
 bool ceiling_is_host_scoped(Ceiling ceiling) { return ceiling == Ceiling::host_memory_bandwidth; }

@@ -46,6 +46,12 @@ std::optional<CeilingValue> stored_ceiling(const std::filesystem::path& peaks_di
 void store_ceiling(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
                    Ceiling ceiling, const CeilingValue& value);
 
+// Writes (or replaces) one entry of the same file's "figures": a measured figure that no pair is
+// judged against, kept per machine beside the ceilings for reference (NCCL's bus bandwidths,
+// docs/peaks.md). Never read as a ceiling. Throws like store_ceiling.
+void store_figure(const std::filesystem::path& peaks_dir, const std::string& hardware_key,
+                  const std::string& name, const CeilingValue& value);
+
 // Ceilings of the host rather than of a GPU model: host_memory_bandwidth. Its figure depends on
 // this host's memory (channels, DIMMs, NUMA) and is never built in: `aisp bench peak` measures
 // it on the host (GPU or not) and stores it under host_hardware_key(), where resolve_ceiling

@@ -56,12 +56,16 @@ fi
 
 expect "bench audit: ch02's pairs are complete" 0 stdout "2 pairs: 2 complete, 0 incomplete" \
   "$aisp" bench audit -t ch02
-expect "bench audit: ch04's pairs are complete" 0 stdout "7 pairs: 7 complete, 0 incomplete" \
+expect "bench audit: ch04's pairs are complete" 0 stdout "11 pairs: 11 complete, 0 incomplete" \
   "$aisp" bench audit -t ch04
 expect "bench audit: ch04 declares NCCL as its library reference" 0 stdout \
   "library reference: NCCL" "$aisp" bench audit -t ch04
 expect "bench audit: the multi-GPU test pairs are complete" 0 stdout \
   "2 pairs: 2 complete, 0 incomplete" "$suite" bench audit -t ch97
+expect "bench audit: ch04's one-shot kernel as two ranks on one GPU is complete" 0 stdout \
+  "1 pair: 1 complete, 0 incomplete" "$suite" bench audit -t ch85
+expect "bench audit: ch04's MoE dispatch as one rank on one GPU is complete" 0 stdout \
+  "1 pair: 1 complete, 0 incomplete" "$suite" bench audit -t ch84
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures check(s) failed"

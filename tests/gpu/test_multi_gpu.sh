@@ -21,6 +21,14 @@ expect "1 GPU visible: ch97 is skipped with the reason" 0 stdout "needs 2 GPUs, 
 expect "1 GPU visible: ch02 and ch04 are skipped with the reason" 0 stdout \
   "needs 2 GPUs, 1 visible" one_visible "$aisp" bench verify -t ch02 -t ch04 \
   --artifacts-dir "$work/one_chapters"
+# ch04's fused one-shot all-reduce + RMSNorm kernel, as two ranks on one GPU (ch85: its barrier,
+# indexing and call counting; NVLink is what it cannot show).
+expect "1 GPU: ch04's one-shot kernel as two ranks on one GPU passes verification" 0 stdout \
+  "PASS" one_visible "$suite" bench verify -t ch85 --artifacts-dir "$work/one_shot"
+# ch04's MoE dispatch as one NCCL rank on one GPU (ch84: routing, packing and the NCCL call
+# sequences against the float64 reference; traffic between GPUs is what it cannot show).
+expect "1 GPU: ch04's MoE dispatch as one rank passes verification" 0 stdout "PASS" \
+  one_visible "$suite" bench verify -t ch84 --artifacts-dir "$work/moe_one_rank"
 
 if [[ $gpus -ge 2 ]]; then
   expect "2 GPUs: ch97:scale_per_gpu passes verification" 0 stdout "PASS" \
