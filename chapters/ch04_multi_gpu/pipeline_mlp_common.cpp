@@ -64,8 +64,8 @@ void PipelineMlpProblem::setup(aisp::Context& ctx) {
     };
     t.input = s == 0 ? alloc("tokens", kActivationElements, aisp::Role::input)
                      : alloc("received_activation", kActivationElements, aisp::Role::scratch);
-    t.weights = alloc(stage_name("weights", s), kWeightElements * kLayersPerStage,
-                      aisp::Role::input);
+    t.weights =
+        alloc(stage_name("weights", s), kWeightElements * kLayersPerStage, aisp::Role::input);
     t.pre = alloc(stage_name("pre_activation", s), kActivationElements * kLayersPerStage,
                   aisp::Role::scratch);
     t.act = alloc(stage_name("activation", s), layer_activations, aisp::Role::scratch);
@@ -98,8 +98,8 @@ void PipelineMlpProblem::setup(aisp::Context& ctx) {
     AISP_CUBLAS_CHECK(cublasCreate(&blas_[i]));
     AISP_CUBLAS_CHECK(cublasSetStream(blas_[i], streams_[i]));
     AISP_CUBLAS_CHECK(cublasSetMathMode(blas_[i], CUBLAS_DEFAULT_MATH));
-    AISP_CUBLAS_CHECK(cublasSetWorkspace(blas_[i], stage_[i].workspace.data(),
-                                         stage_[i].workspace.bytes()));
+    AISP_CUBLAS_CHECK(
+        cublasSetWorkspace(blas_[i], stage_[i].workspace.data(), stage_[i].workspace.bytes()));
     run_start_[i] = make_event(s);
     copies_done_[i] = make_event(s);
     for (int m = 0; m < micro_batches_; ++m) {
@@ -140,8 +140,7 @@ void PipelineMlpProblem::release() noexcept {
 }
 
 std::vector<aisp::Tensor> PipelineMlpProblem::outputs() const {
-  return {stage_[1].last_act, stage_[0].bottom_grad, stage_[0].weight_grad,
-          stage_[1].weight_grad};
+  return {stage_[1].last_act, stage_[0].bottom_grad, stage_[0].weight_grad, stage_[1].weight_grad};
 }
 
 // The variants run the same GEMMs on row blocks of different heights (kBatch rows against
@@ -205,12 +204,11 @@ void PipelineMlpProblem::enqueue_forward(int stage, int micro_batch) {
                             : t.act.as<const bf16>() + (layer - 1) * kActivationElements + offset;
     const bf16* w = t.weights.as<const bf16>() + layer * kWeightElements;
     bf16* z = t.pre.as<bf16>() + layer * kActivationElements + offset;
-    bf16* a = l == kLayersPerStage - 1
-                  ? t.last_act.as<bf16>() + offset
-                  : t.act.as<bf16>() + layer * kActivationElements + offset;
+    bf16* a = l == kLayersPerStage - 1 ? t.last_act.as<bf16>() + offset
+                                       : t.act.as<bf16>() + layer * kActivationElements + offset;
     AISP_CUBLAS_CHECK(cublasGemmEx(blas_[s], CUBLAS_OP_T, CUBLAS_OP_N, kDim, rows, kDim, &one, w,
-                                   CUDA_R_16BF, kDim, in, CUDA_R_16BF, kDim, &zero, z,
-                                   CUDA_R_16BF, kDim, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+                                   CUDA_R_16BF, kDim, in, CUDA_R_16BF, kDim, &zero, z, CUDA_R_16BF,
+                                   kDim, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     launch_gelu_forward(z, a, static_cast<std::size_t>(rows) * kDim, streams_[s]);
   }
 }
@@ -237,8 +235,8 @@ void PipelineMlpProblem::enqueue_backward(int stage, int micro_batch) {
     const bf16* in = l == 0 ? t.input.as<const bf16>() + offset
                             : t.act.as<const bf16>() + (layer - 1) * kActivationElements + offset;
     float* dw = t.weight_grad.as<float>() + layer * kWeightElements;
-    AISP_CUBLAS_CHECK(cublasGemmEx(blas_[s], CUBLAS_OP_N, CUBLAS_OP_T, kDim, kDim, rows, &scale,
-                                   in, CUDA_R_16BF, kDim, dz, CUDA_R_16BF, kDim, &accumulate, dw,
+    AISP_CUBLAS_CHECK(cublasGemmEx(blas_[s], CUBLAS_OP_N, CUBLAS_OP_T, kDim, kDim, rows, &scale, in,
+                                   CUDA_R_16BF, kDim, dz, CUDA_R_16BF, kDim, &accumulate, dw,
                                    CUDA_R_32F, kDim, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     const bf16* w = t.weights.as<const bf16>() + layer * kWeightElements;
     bf16* da_below = l == 0 ? t.bottom_grad.as<bf16>() + offset
@@ -348,7 +346,8 @@ void PipelineMlpProblem::run_schedule(aisp::Context&) {
     }
     if (!progressed)
       throw std::logic_error("pipeline_1f1b: the schedule waits on a pass never queued (stage 0 "
-                             "at step " + std::to_string(next[0]) + ", stage 1 at step " +
+                             "at step " +
+                             std::to_string(next[0]) + ", stage 1 at step " +
                              std::to_string(next[1]) + ")");
   }
   // Join: each GPU's stream waits for its copy stream's last copy, so the harness's stop events

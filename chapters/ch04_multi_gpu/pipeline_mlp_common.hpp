@@ -46,7 +46,7 @@ class PipelineMlpProblem : public aisp::Benchmark {
   static constexpr int kStages = 2;
   static constexpr int kLayersPerStage = 2;
   static constexpr int kDim = 2048;
-  static constexpr int kBatch = 16384;  // tokens in the batch
+  static constexpr int kBatch = 16384;     // tokens in the batch
   static constexpr int kMicroBatches = 8;  // the optimized schedule's
   // 1/sqrt(kBatch), a power of two, so scaling is exact in any accumulation order.
   static constexpr float kWeightGradScale = 1.0f / 128.0f;
@@ -83,17 +83,17 @@ class PipelineMlpProblem : public aisp::Benchmark {
  private:
   enum class Pass { forward, backward };
   struct StageTensors {
-    aisp::Tensor input;          // stage 0: tokens; stage 1: the received a_1
-    aisp::Tensor weights;        // kLayersPerStage × kDim × kDim
-    aisp::Tensor pre;            // z_l, kLayersPerStage × kBatch × kDim
-    aisp::Tensor act;            // a_l of the stage's layers but the last, (L-1) × kBatch × kDim
-    aisp::Tensor last_act;       // stage 0: a_1 (sent); stage 1: `output`
-    aisp::Tensor top_grad;       // stage 0: the received da_1; stage 1: `output_grad`
-    aisp::Tensor dz;             // kBatch × kDim
-    aisp::Tensor inner_grad;     // da_l of the stage's layers but the last, like act
-    aisp::Tensor bottom_grad;    // stage 0: `input_grad`; stage 1: da_1 (sent)
-    aisp::Tensor weight_grad;    // fp32, kLayersPerStage × kDim × kDim
-    aisp::Tensor workspace;      // cuBLAS's
+    aisp::Tensor input;        // stage 0: tokens; stage 1: the received a_1
+    aisp::Tensor weights;      // kLayersPerStage × kDim × kDim
+    aisp::Tensor pre;          // z_l, kLayersPerStage × kBatch × kDim
+    aisp::Tensor act;          // a_l of the stage's layers but the last, (L-1) × kBatch × kDim
+    aisp::Tensor last_act;     // stage 0: a_1 (sent); stage 1: `output`
+    aisp::Tensor top_grad;     // stage 0: the received da_1; stage 1: `output_grad`
+    aisp::Tensor dz;           // kBatch × kDim
+    aisp::Tensor inner_grad;   // da_l of the stage's layers but the last, like act
+    aisp::Tensor bottom_grad;  // stage 0: `input_grad`; stage 1: da_1 (sent)
+    aisp::Tensor weight_grad;  // fp32, kLayersPerStage × kDim × kDim
+    aisp::Tensor workspace;    // cuBLAS's
   };
 
   void enqueue_pass(int stage, Pass pass, int micro_batch);
