@@ -3,6 +3,8 @@
 // built from. Host code only.
 #include "tensor_parallel_mlp_common.hpp"
 
+#include "tensor_parallel_mlp_reference.hpp"
+
 #include <aisp/nccl.hpp>
 
 #include <cuda_bf16.h>
@@ -182,6 +184,13 @@ aisp::Workload TensorParallelMlpProblem::workload() const {
   w.compute_ceiling = aisp::Ceiling::bf16_tensor;
   w.counters.push_back({"tokens", static_cast<double>(kTokens), "tokens"});
   return w;
+}
+
+aisp::Benchmark::ReferenceFunction TensorParallelMlpProblem::reference() const {
+  auto block = std::make_shared<TensorParallelMlpReference>(kTokens, kHidden, kFfn);
+  return [block](const aisp::HostInputs& in, std::size_t output, std::size_t index) {
+    return (*block)(in, output, index);
+  };
 }
 
 void TensorParallelMlpProblem::all_gather_chunk(int chunk,

@@ -59,6 +59,9 @@ class TensorParallelMlpProblem : public aisp::Benchmark {
   std::optional<aisp::Tolerance> tolerance() const override;
   std::optional<aisp::InputDomain> input_domain() const override;
   aisp::Workload workload() const override;
+  // The float64 block (tensor_parallel_mlp_reference.hpp), asked token by token.
+  ReferenceFunction reference() const override;
+  std::size_t reference_row_length() const override { return kHidden; }
 
  protected:
   // `chunks`: how many row blocks the tokens are cut into (1: the baseline's whole-batch GEMMs).

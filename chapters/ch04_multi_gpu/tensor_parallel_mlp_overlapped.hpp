@@ -10,9 +10,9 @@
 // reduce-scatters but the last run under GEMMs. At the end each communication stream is joined
 // back into its GPU's stream. A chunk of the gathered x holds every GPU's c-th block of tokens,
 // rank by rank, so the reduce-scatter of its p gives GPU d its own tokens' rows of the output.
-// What stays exposed: the first chunk's all-gather and the last chunk's reduce-scatter (2/C of
-// the communication), plus the GEMMs' slowdown from sharing SMs and HBM with NCCL and from C times
-// shorter GEMMs.
+// What stays exposed: the first chunk's all-gather and the last chunk's reduce-scatter, each 1/C
+// of a collective that is half the communication (1/C of it together), plus the GEMMs' slowdown
+// from sharing SMs and HBM with NCCL and from C times shorter GEMMs.
 #pragma once
 
 #include "tensor_parallel_mlp_common.hpp"
