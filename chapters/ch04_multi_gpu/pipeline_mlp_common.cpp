@@ -7,7 +7,6 @@
 
 #include <cublas_v2.h>
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -107,6 +106,7 @@ void PipelineMlpProblem::setup(aisp::Context& ctx) {
       boundary_sent_[i].push_back(make_event(s));
     }
   }
+  queue_order_ = one_f_one_b_host_order(kStages, micro_batches_);
 }
 
 void PipelineMlpProblem::teardown(aisp::Context&) { release(); }
@@ -283,30 +283,14 @@ void PipelineMlpProblem::enqueue_pass(int stage, Pass pass, int micro_batch) {
   AISP_CUDA_CHECK(cudaEventRecord(boundary_sent_[s][m], copy_streams_[s]));
 }
 
-// 1F1B (one forward, one backward) for two stages and M micro-batches, each stage's passes in
-// queue order on its GPU's stream:
+// The passes in the host order of pipeline_schedule.hpp (computed in setup), each stage's in the
+// 1F1B order on its GPU's stream:
 //   stage 0: F0, then F(i+1) B(i) for i = 0 .. M-2, then B(M-1)   (one warm-up forward)
 //   stage 1: F(i) B(i) for i = 0 .. M-1
 // With M = 1 it is the baseline's sequence: stage 0 forward, stage 1 forward and backward,
-// stage 0 backward. The host walks both lists and queues the next pass of a stage as soon as
-// the pass it waits on (the other stage's pass of the same micro-batch) is queued, so every
+// stage 0 backward. Every pass is queued after the pass it waits on, so every
 // cudaStreamWaitEvent finds its event recorded.
 void PipelineMlpProblem::run_schedule(aisp::Context&) {
-  struct Step {
-    Pass pass;
-    int micro_batch;
-  };
-  std::array<std::vector<Step>, kStages> order;
-  const int warm_up_forwards = kStages - 1;  // stage 0's: the pipeline's depth less one
-  for (int i = 0; i < std::min(warm_up_forwards, micro_batches_); ++i)
-    order[0].push_back({Pass::forward, i});
-  for (int i = 0; i < micro_batches_; ++i) {
-    if (i + warm_up_forwards < micro_batches_)
-      order[0].push_back({Pass::forward, i + warm_up_forwards});
-    order[0].push_back({Pass::backward, i});
-    order[1].push_back({Pass::forward, i});
-    order[1].push_back({Pass::backward, i});
-  }
   // Each copy stream writes into the other GPU's buffers, which that GPU's previous run() may
   // still read: it starts after the receiving GPU's stream reaches this run().
   for (int s = 0; s < kStages; ++s) {
@@ -319,37 +303,8 @@ void PipelineMlpProblem::run_schedule(aisp::Context&) {
     const aisp::ScopedDevice on(s);
     AISP_CUDA_CHECK(cudaStreamWaitEvent(copy_streams_[i], run_start_[1 - i], 0));
   }
-  std::array<std::size_t, kStages> next{};
-  std::array<std::vector<bool>, kStages> queued;  // [stage][pass * M + micro-batch]
-  for (auto& q : queued)
-    q.assign(2 * static_cast<std::size_t>(micro_batches_), false);
-  auto slot = [&](Pass pass, int micro_batch) {
-    return static_cast<std::size_t>(pass == Pass::forward ? 0 : micro_batches_) +
-           static_cast<std::size_t>(micro_batch);
-  };
-  while (next[0] < order[0].size() || next[1] < order[1].size()) {
-    bool progressed = false;
-    for (int s = 0; s < kStages; ++s) {
-      const auto i = static_cast<std::size_t>(s);
-      if (next[i] == order[i].size())
-        continue;
-      const Step step = order[i][next[i]];
-      // Stage 1's forward needs stage 0's forward of the micro-batch; stage 0's backward needs
-      // stage 1's backward of it.
-      const bool receives = (s == 1) == (step.pass == Pass::forward);
-      if (receives && !queued[1 - i][slot(step.pass, step.micro_batch)])
-        continue;
-      enqueue_pass(s, step.pass, step.micro_batch);
-      queued[i][slot(step.pass, step.micro_batch)] = true;
-      ++next[i];
-      progressed = true;
-    }
-    if (!progressed)
-      throw std::logic_error("pipeline_1f1b: the schedule waits on a pass never queued (stage 0 "
-                             "at step " +
-                             std::to_string(next[0]) + ", stage 1 at step " +
-                             std::to_string(next[1]) + ")");
-  }
+  for (const PipelinePass& pass : queue_order_)
+    enqueue_pass(pass.stage, pass.forward ? Pass::forward : Pass::backward, pass.micro_batch);
   // Join: each GPU's stream waits for its copy stream's last copy, so the harness's stop events
   // (and the next run()) come after every transfer.
   for (int s = 0; s < kStages; ++s) {

@@ -32,6 +32,8 @@
 
 #include <aisp/aisp.hpp>
 
+#include "pipeline_schedule.hpp"
+
 #include <cuda_bf16.h>
 
 #include <array>
@@ -43,7 +45,7 @@ namespace aisp::ch04 {
 
 class PipelineMlpProblem : public aisp::Benchmark {
  public:
-  static constexpr int kStages = 2;
+  static constexpr int kStages = 2;  // enqueue_pass sends to "the other" stage: two exactly
   static constexpr int kLayersPerStage = 2;
   static constexpr int kDim = 2048;
   static constexpr int kBatch = 16384;     // tokens in the batch
@@ -110,6 +112,7 @@ class PipelineMlpProblem : public aisp::Benchmark {
   // Per micro-batch: the boundary tensor written on the sender's stream (ready), then copied on
   // its copy stream (sent). Stage 0 sends activations, stage 1 gradients.
   std::array<std::vector<cudaEvent_t>, kStages> boundary_ready_, boundary_sent_;
+  std::vector<PipelinePass> queue_order_;  // one_f_one_b_host_order(kStages, micro_batches_)
 };
 
 }  // namespace aisp::ch04
