@@ -18,10 +18,14 @@ class TensorParallelMlpSerialized : public TensorParallelMlpProblem {
     warm_up(ctx);
   }
 
-  void run(aisp::Context&) override {
+  // Marks on GPU 0's stream split the time into its phases: the all-gather ("all_gathered"),
+  // the GEMMs ("gemms_done"), and the reduce-scatter after that.
+  void run(aisp::Context& ctx) override {
     all_gather_chunk(0, gpu_streams());
+    ctx.mark("all_gathered");
     for (int d = 0; d < gpus(); ++d)
       enqueue_chunk_gemms(d, 0);
+    ctx.mark("gemms_done");
     reduce_scatter_chunk(0, gpu_streams());
   }
 };

@@ -252,7 +252,10 @@ void PipelineMlpProblem::enqueue_backward(int stage, int micro_batch) {
 // forward and stage 1's backward end by sending theirs, on the sender's copy stream, which waits
 // for the pass (event) so the sender's next pass starts at once. The host queues in an order
 // where every event is recorded before it is waited on (run_schedule).
-void PipelineMlpProblem::enqueue_pass(int stage, Pass pass, int micro_batch) {
+// Mark "first_gradient_arrived" (GPU 0's stream, where stage 0's first backward may start): the
+// pipeline's fill, the whole stage 1 step and both copies for the baseline, one micro-batch's for
+// 1F1B.
+void PipelineMlpProblem::enqueue_pass(aisp::Context& ctx, int stage, Pass pass, int micro_batch) {
   const auto s = static_cast<std::size_t>(stage);
   const auto m = static_cast<std::size_t>(micro_batch);
   const bool receives = (stage == 1) == (pass == Pass::forward);
@@ -260,6 +263,8 @@ void PipelineMlpProblem::enqueue_pass(int stage, Pass pass, int micro_batch) {
     const std::size_t sender = 1 - s;
     const aisp::ScopedDevice on(stage);
     AISP_CUDA_CHECK(cudaStreamWaitEvent(streams_[s], boundary_sent_[sender][m], 0));
+    if (stage == 0 && micro_batch == 0)
+      ctx.mark("first_gradient_arrived");  // ctx.stream() is GPU 0's, current here
   }
   if (pass == Pass::forward)
     enqueue_forward(stage, micro_batch);
@@ -290,7 +295,7 @@ void PipelineMlpProblem::enqueue_pass(int stage, Pass pass, int micro_batch) {
 // With M = 1 it is the baseline's sequence: stage 0 forward, stage 1 forward and backward,
 // stage 0 backward. Every pass is queued after the pass it waits on, so every
 // cudaStreamWaitEvent finds its event recorded.
-void PipelineMlpProblem::run_schedule(aisp::Context&) {
+void PipelineMlpProblem::run_schedule(aisp::Context& ctx) {
   // Each copy stream writes into the other GPU's buffers, which that GPU's previous run() may
   // still read: it starts after the receiving GPU's stream reaches this run().
   for (int s = 0; s < kStages; ++s) {
@@ -304,7 +309,7 @@ void PipelineMlpProblem::run_schedule(aisp::Context&) {
     AISP_CUDA_CHECK(cudaStreamWaitEvent(copy_streams_[i], run_start_[1 - i], 0));
   }
   for (const PipelinePass& pass : queue_order_)
-    enqueue_pass(pass.stage, pass.forward ? Pass::forward : Pass::backward, pass.micro_batch);
+    enqueue_pass(ctx, pass.stage, pass.forward ? Pass::forward : Pass::backward, pass.micro_batch);
   // Join: each GPU's stream waits for its copy stream's last copy, so the harness's stop events
   // (and the next run()) come after every transfer.
   for (int s = 0; s < kStages; ++s) {

@@ -98,7 +98,7 @@ class PipelineMlpProblem : public aisp::Benchmark {
     aisp::Tensor workspace;    // cuBLAS's
   };
 
-  void enqueue_pass(int stage, Pass pass, int micro_batch);
+  void enqueue_pass(aisp::Context& ctx, int stage, Pass pass, int micro_batch);
   void enqueue_forward(int stage, int micro_batch);
   void enqueue_backward(int stage, int micro_batch);
   void release() noexcept;
