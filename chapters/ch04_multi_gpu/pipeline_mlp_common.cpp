@@ -114,21 +114,27 @@ void PipelineMlpProblem::teardown(aisp::Context&) { release(); }
 void PipelineMlpProblem::release() noexcept {
   for (int s = 0; s < kStages; ++s) {
     const auto i = static_cast<std::size_t>(s);
-    try {
-      const aisp::ScopedDevice on(s);
-      if (blas_[i])
-        cublasDestroy(blas_[i]);
-      for (cudaEvent_t event : boundary_ready_[i])
-        cudaEventDestroy(event);
-      for (cudaEvent_t event : boundary_sent_[i])
-        cudaEventDestroy(event);
-      if (run_start_[i])
-        cudaEventDestroy(run_start_[i]);
-      if (copies_done_[i])
-        cudaEventDestroy(copies_done_[i]);
-      if (copy_streams_[i])
-        cudaStreamDestroy(copy_streams_[i]);
-    } catch (...) {  // a destructor path: nothing to report to
+    const bool created = blas_[i] || copy_streams_[i] || run_start_[i] || copies_done_[i] ||
+                         !boundary_ready_[i].empty() || !boundary_sent_[i].empty();
+    // Nothing of a stage never set up is released: no CUDA call (the audit builds variants on
+    // machines without a GPU).
+    if (created) {
+      try {
+        const aisp::ScopedDevice on(s);
+        if (blas_[i])
+          cublasDestroy(blas_[i]);
+        for (cudaEvent_t event : boundary_ready_[i])
+          cudaEventDestroy(event);
+        for (cudaEvent_t event : boundary_sent_[i])
+          cudaEventDestroy(event);
+        if (run_start_[i])
+          cudaEventDestroy(run_start_[i]);
+        if (copies_done_[i])
+          cudaEventDestroy(copies_done_[i]);
+        if (copy_streams_[i])
+          cudaStreamDestroy(copy_streams_[i]);
+      } catch (...) {  // a destructor path: nothing to report to
+      }
     }
     blas_[i] = nullptr;
     boundary_ready_[i].clear();
