@@ -56,7 +56,7 @@ fi
 
 expect "bench audit: ch02's pairs are complete" 0 stdout "2 pairs: 2 complete, 0 incomplete" \
   "$aisp" bench audit -t ch02
-expect "bench audit: ch04's pairs are complete" 0 stdout "11 pairs: 11 complete, 0 incomplete" \
+expect "bench audit: ch04's pairs are complete" 0 stdout "14 pairs: 14 complete, 0 incomplete" \
   "$aisp" bench audit -t ch04
 expect "bench audit: ch04 declares NCCL as its library reference" 0 stdout \
   "library reference: NCCL" "$aisp" bench audit -t ch04
