@@ -52,14 +52,31 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
   FlashTmaMaps maps_{};
 };
 
+// flash_attention_fa3.cu: the unmasked D 64 rungs beyond attention_forward_d64_fa3(_pingpong):
+// `poly_every` > 0 computes one in that many of the softmax's exponentials with a polynomial on
+// the FMA pipe instead of the MUFU; `consumers` 3 gives a block three consumer warpgroups (192
+// query rows). The combinations built are those of the variant files (launch_flash_fa3_d64 says).
+struct Fa3D64Build {
+  bool pingpong = false;
+  int poly_every = 0;
+  int consumers = 2;
+};
+void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
+                          bool pingpong, int poly_every, int consumers, cudaStream_t stream);
+
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
 // `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
+// `d64`: one of the further unmasked D 64 rungs (Fa3D64Build above).
 enum class Fa3Schedule { overlap, pingpong };
 class FlashFa3Attention : public ForwardAttentionProblem {
  public:
   FlashFa3Attention(ForwardShape shape, MaskedTiles masked,
                     Fa3Schedule schedule = Fa3Schedule::overlap)
       : ForwardAttentionProblem(shape), masked_(masked), schedule_(schedule) {}
+  FlashFa3Attention(ForwardShape shape, Fa3D64Build d64)
+      : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip),
+        schedule_(d64.pingpong ? Fa3Schedule::pingpong : Fa3Schedule::overlap), d64_(d64),
+        d64_rung_(true) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -74,7 +91,10 @@ class FlashFa3Attention : public ForwardAttentionProblem {
     maps_ = make_flash_wgmma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    if (schedule_ == Fa3Schedule::pingpong)
+    if (d64_rung_)
+      launch_flash_fa3_d64(shape(), maps_, static_cast<__nv_bfloat16*>(o()), d64_.pingpong,
+                           d64_.poly_every, d64_.consumers, ctx.stream());
+    else if (schedule_ == Fa3Schedule::pingpong)
       launch_flash_fa3_pingpong(shape(), maps_, static_cast<__nv_bfloat16*>(o()), ctx.stream());
     else
       launch_flash_fa3(shape(), maps_, static_cast<__nv_bfloat16*>(o()), masked_, ctx.stream());
@@ -84,6 +104,8 @@ class FlashFa3Attention : public ForwardAttentionProblem {
  private:
   MaskedTiles masked_;
   Fa3Schedule schedule_;
+  Fa3D64Build d64_{};
+  bool d64_rung_ = false;
   FlashWgmmaMaps maps_{};
 };
 
