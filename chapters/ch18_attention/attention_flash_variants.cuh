@@ -55,14 +55,17 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
 // flash_attention_fa3.cu: the unmasked D 64 rungs beyond attention_forward_d64_fa3(_pingpong):
 // `poly_every` > 0 computes one in that many of the softmax's exponentials with a polynomial on
 // the FMA pipe instead of the MUFU; `consumers` 3 gives a block three consumer warpgroups (192
-// query rows). The combinations built are those of the variant files (launch_flash_fa3_d64 says).
+// query rows); `stages` the depth of the K and V rings. The combinations built are those of the
+// variant files (launch_flash_fa3_d64 says).
 struct Fa3D64Build {
   bool pingpong = false;
   int poly_every = 0;
   int consumers = 2;
+  int stages = 2;
 };
 void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
-                          bool pingpong, int poly_every, int consumers, cudaStream_t stream);
+                          bool pingpong, int poly_every, int consumers, int stages,
+                          cudaStream_t stream);
 
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
 // `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
@@ -93,7 +96,7 @@ class FlashFa3Attention : public ForwardAttentionProblem {
   void run(aisp::Context& ctx) override {
     if (d64_rung_)
       launch_flash_fa3_d64(shape(), maps_, static_cast<__nv_bfloat16*>(o()), d64_.pingpong,
-                           d64_.poly_every, d64_.consumers, ctx.stream());
+                           d64_.poly_every, d64_.consumers, d64_.stages, ctx.stream());
     else if (schedule_ == Fa3Schedule::pingpong)
       launch_flash_fa3_pingpong(shape(), maps_, static_cast<__nv_bfloat16*>(o()), ctx.stream());
     else

@@ -48,7 +48,9 @@ using attention::MaskKind;
 constexpr int kBlockM = 128;
 constexpr int kBlockN = 128;  // keys per K/V tile
 constexpr int kConsumerRows = 64;  // query rows per consumer warpgroup
-constexpr int kStages = 2;
+// K and V ring stages (a kernel template parameter; 4 for the D 64 `stages4` rungs, whose tiles
+// are half the bytes and whose loop turns twice as fast).
+constexpr int kDefaultStages = 2;
 constexpr int kPanelCols = 64;  // TMA box width: 64 BF16 = the 128-byte swizzle span
 [[maybe_unused]] constexpr int kProducerRegisters = 24;
 
@@ -98,12 +100,13 @@ template <int kD>
 __host__ __device__ constexpr int kv_tile_bytes() {
   return kBlockN * kD * 2;
 }
-template <int kD, int kConsumers = 2>
+template <int kD, int kConsumers = 2, int kStages = kDefaultStages>
 __host__ __device__ constexpr int smem_bytes() {
   return q_bytes<kD, kConsumers>() + 2 * kStages * kv_tile_bytes<kD>() +
          static_cast<int>(common::kSharedAlignmentSlack);
 }
 
+template <int kStages>
 struct Barriers {
   std::uint64_t q_full;
   std::uint64_t k_full[kStages], k_empty[kStages];
@@ -304,8 +307,9 @@ constexpr int kTurnThreads = 256;  // the two consumer warpgroups
 // kPolyEvery: softmax_tile's share of exponentials on the FMA pipe (0: none; unmasked only, the
 // polynomial has no -inf).
 // kConsumers: consumer warpgroups (BlockShape; 3 for the unmasked [B, H, S, D] kernel only).
+// kStages: K and V ring depth.
 template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
-          int kPolyEvery = 0, int kConsumers = 2>
+          int kPolyEvery = 0, int kConsumers = 2, int kStages = kDefaultStages>
 __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
                      const __grid_constant__ CUtensorMap k_map,
@@ -321,7 +325,7 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
   std::uint8_t* q_tile = common::align_shared_1024(smem_window);
   std::uint8_t* k_tiles = q_tile + q_bytes<kD, kConsumers>();
   std::uint8_t* v_tiles = k_tiles + kStages * kv_tile_bytes<kD>();
-  __shared__ Barriers bars;
+  __shared__ Barriers<kStages> bars;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   // This block's query block (under a mask the last ones, with the most key tiles, first) and
@@ -537,13 +541,13 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
 }
 
 template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
-          int kPolyEvery = 0, int kConsumers = 2>
+          int kPolyEvery = 0, int kConsumers = 2, int kStages = kDefaultStages>
 void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
   using Block = BlockShape<kConsumers>;
-  constexpr int kSmemBytes = smem_bytes<kD, kConsumers>();
+  constexpr int kSmemBytes = smem_bytes<kD, kConsumers, kStages>();
   const auto kernel =
-      flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kPolyEvery, kConsumers>;
+      flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kPolyEvery, kConsumers, kStages>;
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (status != cudaSuccess)
@@ -668,28 +672,40 @@ void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& 
 
 // Declared in attention_flash_variants.cuh, beside the variants that name these builds.
 void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
-                          bool pingpong, int poly_every, int consumers, cudaStream_t stream) {
+                          bool pingpong, int poly_every, int consumers, int stages,
+                          cudaStream_t stream) {
   check_flash_shape(shape, "flash FA3, D 64 rungs");
   if (maps.layout.heads_per_group > 0 || shape.mask != MaskKind::none || shape.head_dim != 64)
     throw std::invalid_argument("flash FA3, D 64 rungs: built for the unmasked head_dim 64 "
                                 "problem with [B, H, S, D] maps only");
-  const int p = poly_every, c = consumers;
-  if (c == 2 && pingpong && p == 4)
-    return launch<64, MaskKind::none, false, true, false, 4>(shape, maps, o, stream);
-  if (c == 2 && pingpong && p == 8)
-    return launch<64, MaskKind::none, false, true, false, 8>(shape, maps, o, stream);
-  if (c == 2 && !pingpong && p == 4)
-    return launch<64, MaskKind::none, false, false, false, 4>(shape, maps, o, stream);
-  if (c == 3 && !pingpong && p == 0)
-    return launch<64, MaskKind::none, false, false, false, 0, 3>(shape, maps, o, stream);
-  if (c == 3 && !pingpong && p == 8)
-    return launch<64, MaskKind::none, false, false, false, 8, 3>(shape, maps, o, stream);
+  constexpr auto none = MaskKind::none;
+  const int p = poly_every;
+  const bool two_pingpong = consumers == 2 && pingpong, two = consumers == 2 && !pingpong;
+  const bool three = consumers == 3 && !pingpong;
+  if (stages == 2) {
+    if (two_pingpong && p == 4)
+      return launch<64, none, false, true, false, 4, 2, 2>(shape, maps, o, stream);
+    if (two_pingpong && p == 8)
+      return launch<64, none, false, true, false, 8, 2, 2>(shape, maps, o, stream);
+    if (two && p == 4)
+      return launch<64, none, false, false, false, 4, 2, 2>(shape, maps, o, stream);
+    if (three && p == 0)
+      return launch<64, none, false, false, false, 0, 3, 2>(shape, maps, o, stream);
+    if (three && p == 8)
+      return launch<64, none, false, false, false, 8, 3, 2>(shape, maps, o, stream);
+  } else if (stages == 4) {
+    if (two_pingpong && p == 0)
+      return launch<64, none, false, true, false, 0, 2, 4>(shape, maps, o, stream);
+    if (three && p == 0)
+      return launch<64, none, false, false, false, 0, 3, 4>(shape, maps, o, stream);
+  }
   throw std::invalid_argument(
-      "flash FA3, D 64 rungs: no kernel built for " + std::to_string(c) +
-      " consumer warpgroups, " + (pingpong ? "ping-pong" : "no ping-pong") +
-      ", one in " + std::to_string(p) +
-      " exponentials on the FMA pipe (built: 2 consumers with ping-pong and 1 in 4 or 8, without "
-      "and 1 in 4; 3 consumers without ping-pong and 1 in 0 or 8)");
+      "flash FA3, D 64 rungs: no kernel built for " + std::to_string(consumers) +
+      " consumer warpgroups, " + (pingpong ? "ping-pong" : "no ping-pong") + ", one in " +
+      std::to_string(p) + " exponentials on the FMA pipe, " + std::to_string(stages) +
+      " stages (built, 2 stages: 2 consumers with ping-pong and 1 in 4 or 8, without and 1 in 4; "
+      "3 consumers without ping-pong and 1 in 0 or 8; 4 stages: 2 consumers with ping-pong, "
+      "3 without, all exponentials on the MUFU)");
 }
 
 }  // namespace aisp::ch18
