@@ -687,6 +687,8 @@ void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps,
       return launch<64, none, false, true, false, 4, 2, 2>(shape, maps, o, stream);
     if (two_pingpong && p == 8)
       return launch<64, none, false, true, false, 8, 2, 2>(shape, maps, o, stream);
+    if (two_pingpong && p == 3)
+      return launch<64, none, false, true, false, 3, 2, 2>(shape, maps, o, stream);
     if (two && p == 4)
       return launch<64, none, false, false, false, 4, 2, 2>(shape, maps, o, stream);
     if (three && p == 0)
@@ -703,7 +705,7 @@ void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps,
       "flash FA3, D 64 rungs: no kernel built for " + std::to_string(consumers) +
       " consumer warpgroups, " + (pingpong ? "ping-pong" : "no ping-pong") + ", one in " +
       std::to_string(p) + " exponentials on the FMA pipe, " + std::to_string(stages) +
-      " stages (built, 2 stages: 2 consumers with ping-pong and 1 in 4 or 8, without and 1 in 4; "
+      " stages (built, 2 stages: 2 consumers with ping-pong and 1 in 3, 4 or 8, without and 1 in 4; "
       "3 consumers without ping-pong and 1 in 0 or 8; 4 stages: 2 consumers with ping-pong, "
       "3 without, all exponentials on the MUFU)");
 }
