@@ -67,6 +67,11 @@ void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps,
                           bool pingpong, int poly_every, int consumers, int stages,
                           cudaStream_t stream);
 
+// flash_attention_fa3.cu: the causal kernel skipping masked tiles with its blocks head by head
+// (the order before the grouped one; kept as its A/B reference).
+void launch_flash_fa3_causal_by_head(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                                     __nv_bfloat16* o, cudaStream_t stream);
+
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
 // `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
 // `d64`: one of the further unmasked D 64 rungs (Fa3D64Build above).
@@ -76,6 +81,10 @@ class FlashFa3Attention : public ForwardAttentionProblem {
   FlashFa3Attention(ForwardShape shape, MaskedTiles masked,
                     Fa3Schedule schedule = Fa3Schedule::overlap)
       : ForwardAttentionProblem(shape), masked_(masked), schedule_(schedule) {}
+  struct CausalByHead {};
+  FlashFa3Attention(ForwardShape shape, CausalByHead)
+      : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip),
+        schedule_(Fa3Schedule::overlap), causal_by_head_(true) {}
   FlashFa3Attention(ForwardShape shape, Fa3D64Build d64)
       : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip),
         schedule_(d64.pingpong ? Fa3Schedule::pingpong : Fa3Schedule::overlap), d64_(d64),
@@ -94,7 +103,10 @@ class FlashFa3Attention : public ForwardAttentionProblem {
     maps_ = make_flash_wgmma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    if (d64_rung_)
+    if (causal_by_head_)
+      launch_flash_fa3_causal_by_head(shape(), maps_, static_cast<__nv_bfloat16*>(o()),
+                                      ctx.stream());
+    else if (d64_rung_)
       launch_flash_fa3_d64(shape(), maps_, static_cast<__nv_bfloat16*>(o()), d64_.pingpong,
                            d64_.poly_every, d64_.consumers, d64_.stages, ctx.stream());
     else if (schedule_ == Fa3Schedule::pingpong)
@@ -109,6 +121,7 @@ class FlashFa3Attention : public ForwardAttentionProblem {
   Fa3Schedule schedule_;
   Fa3D64Build d64_{};
   bool d64_rung_ = false;
+  bool causal_by_head_ = false;
   FlashWgmmaMaps maps_{};
 };
 
