@@ -52,43 +52,27 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
   FlashTmaMaps maps_{};
 };
 
-// flash_attention_fa3.cu: the unmasked D 64 rungs beyond attention_forward_d64_fa3(_pingpong):
-// `poly_every` > 0 computes one in that many of the softmax's exponentials with a polynomial on
-// the FMA pipe instead of the MUFU; `consumers` 3 gives a block three consumer warpgroups (192
-// query rows); `stages` the depth of the K and V rings. The combinations built are those of the
-// variant files (launch_flash_fa3_d64 says).
-struct Fa3D64Build {
-  bool pingpong = false;
-  int poly_every = 0;
-  int consumers = 2;
-  int stages = 2;
-};
-void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
-                          bool pingpong, int poly_every, int consumers, int stages,
-                          cudaStream_t stream);
-
-// flash_attention_fa3.cu: the causal kernel skipping masked tiles with its blocks head by head
-// (the order before the grouped one; kept as its A/B reference).
-void launch_flash_fa3_causal_by_head(const ForwardShape& shape, const FlashWgmmaMaps& maps,
-                                     __nv_bfloat16* o, cudaStream_t stream);
+// flash_attention_fa3.cu: the unmasked D 64 kernel with three consumer warpgroups (192 query rows
+// per block), one in `poly_every` of the softmax's exponentials (0: none, or 8) computed by a
+// polynomial on the FMA pipe instead of the MUFU.
+void launch_flash_fa3_d64_three_consumers(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                                          __nv_bfloat16* o, int poly_every, cudaStream_t stream);
 
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
 // `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
-// `d64`: one of the further unmasked D 64 rungs (Fa3D64Build above).
+// ThreeConsumers: the D 64 kernel with three consumer warpgroups (above).
 enum class Fa3Schedule { overlap, pingpong };
 class FlashFa3Attention : public ForwardAttentionProblem {
  public:
   FlashFa3Attention(ForwardShape shape, MaskedTiles masked,
                     Fa3Schedule schedule = Fa3Schedule::overlap)
       : ForwardAttentionProblem(shape), masked_(masked), schedule_(schedule) {}
-  struct CausalByHead {};
-  FlashFa3Attention(ForwardShape shape, CausalByHead)
-      : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip),
-        schedule_(Fa3Schedule::overlap), causal_by_head_(true) {}
-  FlashFa3Attention(ForwardShape shape, Fa3D64Build d64)
-      : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip),
-        schedule_(d64.pingpong ? Fa3Schedule::pingpong : Fa3Schedule::overlap), d64_(d64),
-        d64_rung_(true) {}
+  struct ThreeConsumers {
+    int poly_every = 0;
+  };
+  FlashFa3Attention(ForwardShape shape, ThreeConsumers three)
+      : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip), schedule_(Fa3Schedule::overlap),
+        three_consumers_(true), poly_every_(three.poly_every) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -103,12 +87,9 @@ class FlashFa3Attention : public ForwardAttentionProblem {
     maps_ = make_flash_wgmma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    if (causal_by_head_)
-      launch_flash_fa3_causal_by_head(shape(), maps_, static_cast<__nv_bfloat16*>(o()),
-                                      ctx.stream());
-    else if (d64_rung_)
-      launch_flash_fa3_d64(shape(), maps_, static_cast<__nv_bfloat16*>(o()), d64_.pingpong,
-                           d64_.poly_every, d64_.consumers, d64_.stages, ctx.stream());
+    if (three_consumers_)
+      launch_flash_fa3_d64_three_consumers(shape(), maps_, static_cast<__nv_bfloat16*>(o()),
+                                           poly_every_, ctx.stream());
     else if (schedule_ == Fa3Schedule::pingpong)
       launch_flash_fa3_pingpong(shape(), maps_, static_cast<__nv_bfloat16*>(o()), ctx.stream());
     else
@@ -119,9 +100,8 @@ class FlashFa3Attention : public ForwardAttentionProblem {
  private:
   MaskedTiles masked_;
   Fa3Schedule schedule_;
-  Fa3D64Build d64_{};
-  bool d64_rung_ = false;
-  bool causal_by_head_ = false;
+  bool three_consumers_ = false;
+  int poly_every_ = 0;
   FlashWgmmaMaps maps_{};
 };
 

@@ -14,11 +14,15 @@
 //     warpgroups take turns issuing their GEMMs, ordered by two named barriers, so that one
 //     warpgroup's softmax runs while the other's Q·Kᵀ and P·V occupy the tensor cores
 //     (FlashAttention-3's inter-warpgroup overlap; see issue_turn below).
+//   - three consumer warpgroups (kConsumers 3, the D 64 rungs `attention_forward_d64_fa3_wg3*`):
+//     192 query rows per block, 512 threads; with kPolyEvery 8, one in 8 of the softmax's
+//     exponentials by a polynomial on the FMA pipe (exp2_fma_poly) instead of the MUFU.
 // Layouts: Q, K, V, O as [B, H, S, D] (this chapter's problems) or token-major, read straight out
 // of a fused QKV projection's output (ch14's transformer block); FlashHeadLayout
 // (attention_kernels.cuh) says where a head's rows and columns are, the kernel is the same.
 // Per consumer thread: S (64×128 FP32: 64 registers), O (64×D: 64 at D 128), P (BF16: 32).
-// Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM.
+// Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM (at D 64
+// with three consumers: Q 32 KiB for 256 rows + 4×16 KiB = 96 KiB, one block per SM by registers).
 // FLOPs 4·B·H·S²·D over the visible pairs; ceiling: BF16 tensor (the cuBLAS rate, ANCHORS.md).
 // Elsewhere than sm_90a the kernel body is a trap; the variants declare Feature::wgmma.
 #include <cuda_bf16.h>
@@ -46,11 +50,12 @@ using attention::MaskKind;
 // Query rows per block of the two-consumer kernels (every one but the D 64 `wg3` rung), and the
 // rows of a Q TMA box.
 constexpr int kBlockM = 128;
-constexpr int kBlockN = 128;  // keys per K/V tile
+constexpr int kBlockN = 128;       // keys per K/V tile
 constexpr int kConsumerRows = 64;  // query rows per consumer warpgroup
-// K and V ring stages (a kernel template parameter; 4 for the D 64 `stages4` rungs, whose tiles
-// are half the bytes and whose loop turns twice as fast).
-constexpr int kDefaultStages = 2;
+// K and V ring stages. Four at D 64 (where the loop turns twice as fast) gained nothing: 643
+// against 646 µs with ping-pong, 645 against 636 µs with three consumers (NVIDIA H200, run
+// 20261124-064421-3bfc).
+constexpr int kStages = 2;
 constexpr int kPanelCols = 64;  // TMA box width: 64 BF16 = the 128-byte swizzle span
 [[maybe_unused]] constexpr int kProducerRegisters = 24;
 
@@ -79,23 +84,12 @@ constexpr float kLog2e = 1.4426950408889634f;
 // (16 MB at S 2048) in use at a time, and on 132 SMs a list-scheduling estimate of the causal
 // S 2048, 32-head grid as short as all heads at once (36 tile-times against 45 head by head).
 constexpr int kTokenMajorHeadsPerGroup = 16;
-// The [B, H, S, D] kernels that skip masked tiles (causal, sliding window) take a group size
-// kHeadsPerGroup as a template parameter: 0 is the (S / kBlockM, B·H) grid, head by head, each
-// head's query blocks heaviest first; > 0 the same grouped order as above. Measured (NVIDIA H200,
-// run 20261124-061451-0e01): causal with groups of 16 heads 595 µs against 550 µs head by head
-// (run 20261124-012652-78c6): 132 resident blocks spread over 16 heads stream 32 MB of K and V
-// (2 MB per head at S 4096, D 128), more than an L2 partition holds, where head by head they
-// share ~4 heads'. Groups of 4 heads (128 blocks, about the resident set) keep that locality and
-// still start each group's 32-tile blocks first: a list-scheduling model of 132 SMs (blocks of
-// tiles + c tile-times) puts the causal / dense ratio at 0.515 / 0.529 / 0.543 for c = 1 / 2 / 3
-// against 0.549 / 0.562 / 0.575 head by head. The window kernel's blocks read only the band near
-// the diagonal (9 tiles), so it keeps groups of 16 (314 µs against 323 µs head by head).
-constexpr int kCausalHeadsPerGroup = 4;
-constexpr int kWindowHeadsPerGroup = 16;
-template <MaskKind kMask, bool kSkip, bool kTokenMajor, int kHeadsPerGroup>
-__host__ __device__ constexpr bool grouped_order() {
-  return kTokenMajor || (kMask != MaskKind::none && kSkip && kHeadsPerGroup > 0);
-}
+// The [B, H, S, D] masked kernels keep the (S / kBlockM, B·H) grid, head by head. Launching the
+// causal kernel's blocks heaviest-first across groups of heads (the order above, meant to shorten
+// the grid's tail) was slower on the H200 in both group sizes tried, in the same run as head by
+// head: 593 against 565 µs with groups of 4 (run 20261124-064421-3bfc); with groups of 16, 595
+// (run 20261124-061451-0e01) against 550 µs (run 20261124-012652-78c6). Blocks of one head running
+// together share its K and V in L2; spread over several heads they stream more of them.
 
 template <int kD, int kConsumers = 2>
 __host__ __device__ constexpr int q_bytes() {
@@ -105,13 +99,12 @@ template <int kD>
 __host__ __device__ constexpr int kv_tile_bytes() {
   return kBlockN * kD * 2;
 }
-template <int kD, int kConsumers = 2, int kStages = kDefaultStages>
+template <int kD, int kConsumers = 2>
 __host__ __device__ constexpr int smem_bytes() {
   return q_bytes<kD, kConsumers>() + 2 * kStages * kv_tile_bytes<kD>() +
          static_cast<int>(common::kSharedAlignmentSlack);
 }
 
-template <int kStages>
 struct Barriers {
   std::uint64_t q_full;
   std::uint64_t k_full[kStages], k_empty[kStages];
@@ -163,6 +156,8 @@ struct ConsumerState {
 // a 128-key tile's 64 exponentials per thread take as long on the MUFU as the tile's two GEMMs
 // take on the tensor cores (512 clocks per warpgroup each), so moving some of them here frees the
 // MUFU (the FMA and ALU pipes have issue slots to spare). FlashAttention-4 does the same on B200.
+// Measured on the H200 (chapter README): 2% faster beside three consumer warpgroups, 3% slower on
+// the ping-pong kernel, whose softmax waits on dependencies, not on the MUFU.
 [[maybe_unused]] __device__ __forceinline__ float exp2_fma_poly(float x) {
   constexpr float kRoundMagic = 12582912.0f;  // 1.5·2^23
   x = fmaxf(x, -126.0f);
@@ -312,11 +307,8 @@ constexpr int kTurnThreads = 256;  // the two consumer warpgroups
 // kPolyEvery: softmax_tile's share of exponentials on the FMA pipe (0: none; unmasked only, the
 // polynomial has no -inf).
 // kConsumers: consumer warpgroups (BlockShape; 3 for the unmasked [B, H, S, D] kernel only).
-// kStages: K and V ring depth. kHeadsPerGroup: block order of the [B, H, S, D] masked kernels
-// that skip tiles (above; 0: head by head).
 template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
-          int kPolyEvery = 0, int kConsumers = 2, int kStages = kDefaultStages,
-          int kHeadsPerGroup = 0>
+          int kPolyEvery = 0, int kConsumers = 2>
 __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
                      const __grid_constant__ CUtensorMap k_map,
@@ -332,36 +324,29 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
   std::uint8_t* q_tile = common::align_shared_1024(smem_window);
   std::uint8_t* k_tiles = q_tile + q_bytes<kD, kConsumers>();
   std::uint8_t* v_tiles = k_tiles + kStages * kv_tile_bytes<kD>();
-  __shared__ Barriers<kStages> bars;
+  __shared__ Barriers bars;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   // This block's query block (under a mask the last ones, with the most key tiles, first) and
   // its (sequence, head), whose rows and columns in the maps and in O FlashHeadLayout gives.
   int block_in_seq = 0, head_row = 0, head_col = 0;
-  constexpr bool kGrouped = grouped_order<kMask, kSkip, kTokenMajor, kHeadsPerGroup>();
-  if constexpr (kGrouped) {  // 1D grid, groups of heads
-    const int heads_per_group = kTokenMajor ? layout.heads_per_group : kHeadsPerGroup;
+  if constexpr (kTokenMajor) {  // 1D grid, groups of heads (FlashHeadLayout)
     const int query_blocks = seq / kBlockM;
-    const int group_blocks = heads_per_group * query_blocks;
+    const int group_blocks = layout.heads_per_group * query_blocks;
     const int group = static_cast<int>(blockIdx.x) / group_blocks;
-    const int first_head = group * heads_per_group;
+    const int first_head = group * layout.heads_per_group;
     const int all_heads = static_cast<int>(gridDim.x) / query_blocks;
-    const int group_heads = min(heads_per_group, all_heads - first_head);
+    const int group_heads = min(layout.heads_per_group, all_heads - first_head);
     const int rank = static_cast<int>(blockIdx.x) - group * group_blocks;
     block_in_seq = rank / group_heads;
     const int sequence_head = first_head + rank % group_heads;
-    if constexpr (kTokenMajor) {
-      head_row = (sequence_head / heads) * layout.rows_per_batch;
-      head_col = (sequence_head % heads) * layout.cols_per_head;
-    } else {  // [B, H, S, D]: (sequence, head) pair b·H + h starts at row (b·H + h)·S
-      head_row = sequence_head * seq;
-    }
+    head_row = (sequence_head / heads) * layout.rows_per_batch;
+    head_col = (sequence_head % heads) * layout.cols_per_head;
   } else {  // grid (S / kBlockM, B·H): [B, H, S, D], a head's rows contiguous
     block_in_seq = static_cast<int>(blockIdx.x);
     head_row = static_cast<int>(blockIdx.y) * seq;
   }
-  const int query_blocks_in_seq =
-      kGrouped ? seq / kBlockM : static_cast<int>(gridDim.x);
+  const int query_blocks_in_seq = kTokenMajor ? seq / kBlockM : static_cast<int>(gridDim.x);
   const int m_block =
       kMask == MaskKind::none ? block_in_seq : query_blocks_in_seq - 1 - block_in_seq;
   const int m0 = m_block * Block::rows;
@@ -387,7 +372,8 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
       for (int p = 0; p < kD / kPanelCols; ++p)
         for (int box = 0; box < Block::q_rows / kBlockM; ++box)
           common::tma_load_2d(q_tile + (p * Block::q_rows + box * kBlockM) * 128, q_map,
-                              &bars.q_full, head_col + p * kPanelCols, head_row + m0 + box * kBlockM);
+                              &bars.q_full, head_col + p * kPanelCols,
+                              head_row + m0 + box * kBlockM);
       for (int t = tiles.first, i = 0; t < tiles.last; ++t, ++i) {
         const int s = i % kStages;
         const std::uint32_t parity = static_cast<std::uint32_t>((i / kStages) % 2);
@@ -549,15 +535,13 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
 }
 
 template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
-          int kPolyEvery = 0, int kConsumers = 2, int kStages = kDefaultStages,
-          int kHeadsPerGroup = 0>
+          int kPolyEvery = 0, int kConsumers = 2>
 void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
   using Block = BlockShape<kConsumers>;
-  constexpr int kSmemBytes = smem_bytes<kD, kConsumers, kStages>();
+  constexpr int kSmemBytes = smem_bytes<kD, kConsumers>();
   const auto kernel =
-      flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kPolyEvery, kConsumers, kStages,
-                       kHeadsPerGroup>;
+      flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kPolyEvery, kConsumers>;
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (status != cudaSuccess)
@@ -565,9 +549,8 @@ void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16
                              std::to_string(kSmemBytes) + " bytes: " + cudaGetErrorString(status));
   const auto query_blocks = static_cast<unsigned>((shape.seq + Block::rows - 1) / Block::rows);
   const auto heads = static_cast<unsigned>(shape.heads), batch = static_cast<unsigned>(shape.batch);
-  const dim3 grid = grouped_order<kMask, kSkip, kTokenMajor, kHeadsPerGroup>()
-                        ? dim3(query_blocks * heads * batch)
-                        : dim3(query_blocks, heads * batch);
+  const dim3 grid =
+      kTokenMajor ? dim3(query_blocks * heads * batch) : dim3(query_blocks, heads * batch);
   kernel<<<grid, Block::threads, kSmemBytes, stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
                                                        shape.heads, maps.layout, shape.window,
                                                        shape.softmax_scale() * kLog2e);
@@ -656,25 +639,12 @@ void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __n
   case MaskKind::none:
     return launch<128, MaskKind::none, false>(shape, maps, o, stream);
   case MaskKind::causal:
-    return skip ? launch<128, MaskKind::causal, true, false, false, 0, 2, kDefaultStages,
-                         kCausalHeadsPerGroup>(shape, maps, o, stream)
+    return skip ? launch<128, MaskKind::causal, true>(shape, maps, o, stream)
                 : launch<128, MaskKind::causal, false>(shape, maps, o, stream);
   case MaskKind::sliding_window:
-    return skip ? launch<128, MaskKind::sliding_window, true, false, false, 0, 2, kDefaultStages,
-                         kWindowHeadsPerGroup>(shape, maps, o, stream)
+    return skip ? launch<128, MaskKind::sliding_window, true>(shape, maps, o, stream)
                 : launch<128, MaskKind::sliding_window, false>(shape, maps, o, stream);
   }
-}
-
-// Declared in attention_flash_variants.cuh: the causal kernel that skips masked tiles in the
-// block order of run 20261124-012652-78c6 (head by head), the A/B reference of the grouped one.
-void launch_flash_fa3_causal_by_head(const ForwardShape& shape, const FlashWgmmaMaps& maps,
-                                     __nv_bfloat16* o, cudaStream_t stream) {
-  check_flash_shape(shape, "flash FA3, causal by head");
-  if (maps.layout.heads_per_group > 0 || shape.mask != MaskKind::causal || shape.head_dim != 128)
-    throw std::invalid_argument("flash FA3, causal by head: built for the causal head_dim 128 "
-                                "problem with [B, H, S, D] maps only");
-  launch<128, MaskKind::causal, true, false, false, 0, 2, kDefaultStages, 0>(shape, maps, o, stream);
 }
 
 void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& maps,
@@ -695,45 +665,20 @@ void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& 
 }
 
 // Declared in attention_flash_variants.cuh, beside the variants that name these builds.
-void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
-                          bool pingpong, int poly_every, int consumers, int stages,
-                          cudaStream_t stream) {
-  check_flash_shape(shape, "flash FA3, D 64 rungs");
+void launch_flash_fa3_d64_three_consumers(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                                          __nv_bfloat16* o, int poly_every, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA3, three consumer warpgroups");
   if (maps.layout.heads_per_group > 0 || shape.mask != MaskKind::none || shape.head_dim != 64)
-    throw std::invalid_argument("flash FA3, D 64 rungs: built for the unmasked head_dim 64 "
-                                "problem with [B, H, S, D] maps only");
-  constexpr auto none = MaskKind::none;
-  const int p = poly_every;
-  const bool two_pingpong = consumers == 2 && pingpong, two = consumers == 2 && !pingpong;
-  const bool three = consumers == 3 && !pingpong;
-  if (stages == 2) {
-    if (two_pingpong && p == 4)
-      return launch<64, none, false, true, false, 4, 2, 2>(shape, maps, o, stream);
-    if (two_pingpong && p == 8)
-      return launch<64, none, false, true, false, 8, 2, 2>(shape, maps, o, stream);
-    if (two_pingpong && p == 3)
-      return launch<64, none, false, true, false, 3, 2, 2>(shape, maps, o, stream);
-    if (two && p == 4)
-      return launch<64, none, false, false, false, 4, 2, 2>(shape, maps, o, stream);
-    if (three && p == 0)
-      return launch<64, none, false, false, false, 0, 3, 2>(shape, maps, o, stream);
-    if (three && p == 8)
-      return launch<64, none, false, false, false, 8, 3, 2>(shape, maps, o, stream);
-  } else if (stages == 4) {
-    if (two_pingpong && p == 0)
-      return launch<64, none, false, true, false, 0, 2, 4>(shape, maps, o, stream);
-    if (three && p == 0)
-      return launch<64, none, false, false, false, 0, 3, 4>(shape, maps, o, stream);
-    if (three && p == 8)
-      return launch<64, none, false, false, false, 8, 3, 4>(shape, maps, o, stream);
-  }
+    throw std::invalid_argument("flash FA3, three consumer warpgroups: built for the unmasked "
+                                "head_dim 64 problem with [B, H, S, D] maps only");
+  if (poly_every == 0)
+    return launch<64, MaskKind::none, false, false, false, 0, 3>(shape, maps, o, stream);
+  if (poly_every == 8)
+    return launch<64, MaskKind::none, false, false, false, 8, 3>(shape, maps, o, stream);
   throw std::invalid_argument(
-      "flash FA3, D 64 rungs: no kernel built for " + std::to_string(consumers) +
-      " consumer warpgroups, " + (pingpong ? "ping-pong" : "no ping-pong") + ", one in " +
-      std::to_string(p) + " exponentials on the FMA pipe, " + std::to_string(stages) +
-      " stages (built, 2 stages: 2 consumers with ping-pong and 1 in 3, 4 or 8, without and 1 in 4; "
-      "3 consumers without ping-pong and 1 in 0 or 8; 4 stages: 2 consumers with ping-pong and "
-      "1 in 0, 3 without and 1 in 0 or 8)");
+      "flash FA3, three consumer warpgroups: built with all exponentials "
+      "on the MUFU (poly_every 0) or one in 8 on the FMA pipe, not one in " +
+      std::to_string(poly_every));
 }
 
 }  // namespace aisp::ch18
