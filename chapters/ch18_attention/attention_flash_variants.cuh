@@ -52,14 +52,27 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
   FlashTmaMaps maps_{};
 };
 
+// flash_attention_fa3.cu: the unmasked D 64 kernel with three consumer warpgroups (192 query rows
+// per block), one in `poly_every` of the softmax's exponentials (0: none, or 8) computed by a
+// polynomial on the FMA pipe instead of the MUFU.
+void launch_flash_fa3_d64_three_consumers(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                                          __nv_bfloat16* o, int poly_every, cudaStream_t stream);
+
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
 // `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
+// ThreeConsumers: the D 64 kernel with three consumer warpgroups (above).
 enum class Fa3Schedule { overlap, pingpong };
 class FlashFa3Attention : public ForwardAttentionProblem {
  public:
   FlashFa3Attention(ForwardShape shape, MaskedTiles masked,
                     Fa3Schedule schedule = Fa3Schedule::overlap)
       : ForwardAttentionProblem(shape), masked_(masked), schedule_(schedule) {}
+  struct ThreeConsumers {
+    int poly_every = 0;
+  };
+  FlashFa3Attention(ForwardShape shape, ThreeConsumers three)
+      : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip), schedule_(Fa3Schedule::overlap),
+        three_consumers_(true), poly_every_(three.poly_every) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -74,7 +87,10 @@ class FlashFa3Attention : public ForwardAttentionProblem {
     maps_ = make_flash_wgmma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    if (schedule_ == Fa3Schedule::pingpong)
+    if (three_consumers_)
+      launch_flash_fa3_d64_three_consumers(shape(), maps_, static_cast<__nv_bfloat16*>(o()),
+                                           poly_every_, ctx.stream());
+    else if (schedule_ == Fa3Schedule::pingpong)
       launch_flash_fa3_pingpong(shape(), maps_, static_cast<__nv_bfloat16*>(o()), ctx.stream());
     else
       launch_flash_fa3(shape(), maps_, static_cast<__nv_bfloat16*>(o()), masked_, ctx.stream());
@@ -84,6 +100,8 @@ class FlashFa3Attention : public ForwardAttentionProblem {
  private:
   MaskedTiles masked_;
   Fa3Schedule schedule_;
+  bool three_consumers_ = false;
+  int poly_every_ = 0;
   FlashWgmmaMaps maps_{};
 };
 

@@ -14,11 +14,15 @@
 //     warpgroups take turns issuing their GEMMs, ordered by two named barriers, so that one
 //     warpgroup's softmax runs while the other's Q·Kᵀ and P·V occupy the tensor cores
 //     (FlashAttention-3's inter-warpgroup overlap; see issue_turn below).
+//   - three consumer warpgroups (kConsumers 3, the D 64 rungs `attention_forward_d64_fa3_wg3*`):
+//     192 query rows per block, 512 threads; with kPolyEvery 8, one in 8 of the softmax's
+//     exponentials by a polynomial on the FMA pipe (exp2_fma_poly) instead of the MUFU.
 // Layouts: Q, K, V, O as [B, H, S, D] (this chapter's problems) or token-major, read straight out
 // of a fused QKV projection's output (ch14's transformer block); FlashHeadLayout
 // (attention_kernels.cuh) says where a head's rows and columns are, the kernel is the same.
 // Per consumer thread: S (64×128 FP32: 64 registers), O (64×D: 64 at D 128), P (BF16: 32).
-// Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM.
+// Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM (at D 64
+// with three consumers: Q 32 KiB for 256 rows + 4×16 KiB = 96 KiB, one block per SM by registers).
 // FLOPs 4·B·H·S²·D over the visible pairs; ceiling: BF16 tensor (the cuBLAS rate, ANCHORS.md).
 // Elsewhere than sm_90a the kernel body is a trap; the variants declare Feature::wgmma.
 #include <cuda_bf16.h>
@@ -43,32 +47,61 @@ namespace {
 
 using attention::MaskKind;
 
-constexpr int kBlockM = 128;  // query rows per block: 64 per consumer warpgroup
-constexpr int kBlockN = 128;  // keys per K/V tile
-[[maybe_unused]] constexpr int kConsumerRows = 64;
-constexpr int kThreads = 3 * 128;  // producer warpgroup + 2 consumer warpgroups
-[[maybe_unused]] constexpr int kConsumerWarps = 8;
+// Query rows per block of the two-consumer kernels (every one but the D 64 `wg3` rung), and the
+// rows of a Q TMA box.
+constexpr int kBlockM = 128;
+constexpr int kBlockN = 128;       // keys per K/V tile
+constexpr int kConsumerRows = 64;  // query rows per consumer warpgroup
+// K and V ring stages. Four at D 64 (where the loop turns twice as fast) gained nothing: 643
+// against 646 µs with ping-pong, 645 against 636 µs with three consumers (NVIDIA H200, run
+// 20261124-064421-3bfc).
 constexpr int kStages = 2;
 constexpr int kPanelCols = 64;  // TMA box width: 64 BF16 = the 128-byte swizzle span
 [[maybe_unused]] constexpr int kProducerRegisters = 24;
-[[maybe_unused]] constexpr int kConsumerRegisters = 240;
+
+// A block: one producer warpgroup and kConsumers consumer warpgroups of 64 query rows each.
+// kConsumers 2 (384 threads: 65,536 / 384 = 170 registers each at launch; the producer gives all
+// but 24 away, the consumers ask for 240); 3 (the D 64 `wg3` rung, FlashAttention-3's choice at
+// head dim 64: 512 threads, 128 registers at launch, 24 for the producer and 160 for the consumers:
+// 128·24 + 384·160 = 64,512 of 65,536). Q is loaded in whole kBlockM-row boxes: 256 rows for a
+// 192-row block (the last 64 unused).
+template <int kConsumers>
+struct BlockShape {
+  static constexpr int rows = kConsumers * kConsumerRows;
+  static constexpr int q_rows = (rows + kBlockM - 1) / kBlockM * kBlockM;
+  static constexpr int threads = (kConsumers + 1) * 128;
+  static constexpr int consumer_warps = 4 * kConsumers;
+  static constexpr int consumer_registers = kConsumers == 2 ? 240 : 160;
+  // S not a multiple of the block's rows (192): the last block's rows past S are computed from
+  // whatever Q rows the box brought (the next head's, or zeros past the tensor) and not stored.
+  static constexpr bool ragged = rows % kBlockN != 0;
+  static_assert(kConsumers == 2 || kConsumers == 3, "two or three consumer warpgroups");
+  static_assert(128 * kProducerRegisters + 128 * kConsumers * consumer_registers <= 65536,
+                "setmaxnreg budgets above the register file");
+};
 constexpr float kLog2e = 1.4426950408889634f;
 // Block order of the token-major launches (FlashHeadLayout::heads_per_group): 16 heads' K and V
 // (16 MB at S 2048) in use at a time, and on 132 SMs a list-scheduling estimate of the causal
 // S 2048, 32-head grid as short as all heads at once (36 tile-times against 45 head by head).
 constexpr int kTokenMajorHeadsPerGroup = 16;
+// The [B, H, S, D] masked kernels keep the (S / kBlockM, B·H) grid, head by head. Launching the
+// causal kernel's blocks heaviest-first across groups of heads (the order above, meant to shorten
+// the grid's tail) was slower on the H200 in both group sizes tried, in the same run as head by
+// head: 593 against 565 µs with groups of 4 (run 20261124-064421-3bfc); with groups of 16, 595
+// (run 20261124-061451-0e01) against 550 µs (run 20261124-012652-78c6). Blocks of one head running
+// together share its K and V in L2; spread over several heads they stream more of them.
 
-template <int kD>
+template <int kD, int kConsumers = 2>
 __host__ __device__ constexpr int q_bytes() {
-  return kBlockM * kD * 2;
+  return BlockShape<kConsumers>::q_rows * kD * 2;
 }
 template <int kD>
 __host__ __device__ constexpr int kv_tile_bytes() {
   return kBlockN * kD * 2;
 }
-template <int kD>
+template <int kD, int kConsumers = 2>
 __host__ __device__ constexpr int smem_bytes() {
-  return q_bytes<kD>() + 2 * kStages * kv_tile_bytes<kD>() +
+  return q_bytes<kD, kConsumers>() + 2 * kStages * kv_tile_bytes<kD>() +
          static_cast<int>(common::kSharedAlignmentSlack);
 }
 
@@ -113,6 +146,30 @@ struct ConsumerState {
   float row_sum[2];
 };
 
+// 2^x on the FMA pipe, for x <= ~0.5 (the softmax's exponents): x = j + f with j = round(x) (the
+// 1.5·2^23 trick: adding it leaves j in the low mantissa bits) and f in [-0.5, 0.5]; 2^f from a
+// degree-3 polynomial (interpolation at the 4 Chebyshev nodes: relative error <= 1.0e-4, against
+// BF16's 2^-9 = 2.0e-3 rounding of P); 2^j added to the exponent field as an integer. x is clamped
+// at -126 (~2^-126, not 0: far below every row sum's ulp; at -127 a p < 1 would carry into the
+// sign bit: NaN); -inf (a masked key) also gives ~2^-126, so unmasked kernels only.
+// 8 FMA/ALU instructions against one MUFU.EX2, whose pipe does 16 per clock per SM: at head dim 64
+// a 128-key tile's 64 exponentials per thread take as long on the MUFU as the tile's two GEMMs
+// take on the tensor cores (512 clocks per warpgroup each), so moving some of them here frees the
+// MUFU (the FMA and ALU pipes have issue slots to spare). FlashAttention-4 does the same on B200.
+// Measured on the H200 (chapter README): 2% faster beside three consumer warpgroups, 3% slower on
+// the ping-pong kernel, whose softmax waits on dependencies, not on the MUFU.
+[[maybe_unused]] __device__ __forceinline__ float exp2_fma_poly(float x) {
+  constexpr float kRoundMagic = 12582912.0f;  // 1.5·2^23
+  x = fmaxf(x, -126.0f);
+  const float shifted = x + kRoundMagic;
+  const float f = x - (shifted - kRoundMagic);
+  float p = fmaf(0.0558382829f, f, 0.242639479f);
+  p = fmaf(p, f, 0.693136734f);
+  p = fmaf(p, f, 0.999924557f);
+  // bits(shifted) << 23 = j << 23 modulo 2^32 (the magic's own bits shift out).
+  return __int_as_float(__float_as_int(p) + (__float_as_int(shifted) << 23));
+}
+
 // Softmax of one tile in S's registers: new running max, p = 2^(s·scale·log2e − max) in place,
 // running sums; returns the two rows' rescale factors for O.
 // The running max is kept scaled, as the base b = RN(max · scale_log2) the exponents subtract
@@ -125,6 +182,16 @@ struct ConsumerState {
 // instruction count: FMUL, FMNMX, FADD for FMNMX, FMUL, FFMA. At such magnitudes the max key's
 // own p, 2^fma(max, scale_log2, −b), is within 2^±ulp(b)/2 of 1 (every p of the row shares the
 // base, so O / l is unaffected): finite while b < 2^31.
+// kPolyEvery > 0: the exponentials of every kPolyEvery-th 8-key column group (n-tile j with
+// j % kPolyEvery == kPolyEvery − 1) on the FMA pipe (exp2_fma_poly), the rest on the MUFU.
+template <int kPolyEvery>
+__device__ __forceinline__ constexpr bool on_fma_pipe(int n_tile) {
+  if constexpr (kPolyEvery > 0)
+    return n_tile % kPolyEvery == kPolyEvery - 1;
+  else
+    return false;
+}
+template <int kPolyEvery = 0>
 [[maybe_unused]] __device__ __forceinline__ void softmax_tile(float (&s)[64], float (&row_base)[2],
                                                               float (&row_sum)[2], float scale_log2,
                                                               float (&correction)[2]) {
@@ -145,7 +212,8 @@ struct ConsumerState {
     for (int j = 0; j < 16; ++j)
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        const float p = common::exp2_approx(fmaf(s[4 * j + 2 * h + e], scale_log2, -base));
+        const float x = fmaf(s[4 * j + 2 * h + e], scale_log2, -base);
+        const float p = on_fma_pipe<kPolyEvery>(j) ? exp2_fma_poly(x) : common::exp2_approx(x);
         s[4 * j + 2 * h + e] = p;
         sum += p;
       }
@@ -179,14 +247,15 @@ __device__ __forceinline__ void mask_tile(float (&s)[64], int row0, int n0, int 
     }
 }
 
-template <int kD>
+template <int kD, int kQPanelRows>
 __device__ __forceinline__ void issue_scores(float (&s)[64], const std::uint8_t* q_rows,
                                              const std::uint8_t* k_tile) {
-  // Q: this warpgroup's 64 rows (panel stride kBlockM·128 bytes); K: the tile's 128 keys.
+  // Q: this warpgroup's 64 rows (panel stride kQPanelRows·128 bytes); K: the tile's 128 keys.
 #pragma unroll
   for (int ks = 0; ks < kD / 16; ++ks) {
     const std::uint64_t a =
-        common::wgmma_descriptor_k_major_sw128(q_rows + (ks / 4) * (kBlockM * 128)) + 2 * (ks % 4);
+        common::wgmma_descriptor_k_major_sw128(q_rows + (ks / 4) * (kQPanelRows * 128)) +
+        2 * (ks % 4);
     const std::uint64_t b =
         common::wgmma_descriptor_k_major_sw128(k_tile + (ks / 4) * (kBlockN * 128)) + 2 * (ks % 4);
     common::wgmma_m64n128k16_bf16(s, a, b, ks > 0);
@@ -235,16 +304,25 @@ constexpr int kTurnThreads = 256;  // the two consumer warpgroups
 // compile-time choice: with the layout read at run time in every instantiation, the dense D 128
 // kernel ran 0.85 -> 1.03 ms on the H200 (A/B, 2026-11-24), though its inner loop's instruction
 // mix was unchanged.
-template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false>
-__global__ void __launch_bounds__(kThreads, 1)
+// kPolyEvery: softmax_tile's share of exponentials on the FMA pipe (0: none; unmasked only, the
+// polynomial has no -inf).
+// kConsumers: consumer warpgroups (BlockShape; 3 for the unmasked [B, H, S, D] kernel only).
+template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
+          int kPolyEvery = 0, int kConsumers = 2>
+__global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
                      const __grid_constant__ CUtensorMap k_map,
                      const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o,
                      int seq, int heads, FlashHeadLayout layout, int window, float scale_log2) {
+  static_assert(kPolyEvery == 0 || kMask == MaskKind::none,
+                "exp2_fma_poly has no -inf: the polynomial exponentials are for unmasked kernels");
+  static_assert(kConsumers == 2 || (kMask == MaskKind::none && !kTokenMajor && !kPingPong),
+                "three consumer warpgroups: unmasked, [B, H, S, D], no ping-pong turns only");
+  using Block = BlockShape<kConsumers>;
 #if AISP_WGMMA_AVAILABLE
   extern __shared__ std::uint8_t smem_window[];
   std::uint8_t* q_tile = common::align_shared_1024(smem_window);
-  std::uint8_t* k_tiles = q_tile + q_bytes<kD>();
+  std::uint8_t* k_tiles = q_tile + q_bytes<kD, kConsumers>();
   std::uint8_t* v_tiles = k_tiles + kStages * kv_tile_bytes<kD>();
   __shared__ Barriers bars;
 
@@ -271,7 +349,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int query_blocks_in_seq = kTokenMajor ? seq / kBlockM : static_cast<int>(gridDim.x);
   const int m_block =
       kMask == MaskKind::none ? block_in_seq : query_blocks_in_seq - 1 - block_in_seq;
-  const int m0 = m_block * kBlockM;
+  const int m0 = m_block * Block::rows;
   const Tiles<kMask, kSkip> tiles(m0, seq, window);
 
   if (threadIdx.x == 0) {
@@ -279,8 +357,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int s = 0; s < kStages; ++s) {
       common::mbarrier_init(&bars.k_full[s], 1);
       common::mbarrier_init(&bars.v_full[s], 1);
-      common::mbarrier_init(&bars.k_empty[s], kConsumerWarps);
-      common::mbarrier_init(&bars.v_empty[s], kConsumerWarps);
+      common::mbarrier_init(&bars.k_empty[s], Block::consumer_warps);
+      common::mbarrier_init(&bars.v_empty[s], Block::consumer_warps);
     }
     common::mbarrier_init_fence();
     common::fence_proxy_async_shared();
@@ -290,10 +368,12 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (warpgroup == 0) {
     common::setmaxnreg_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      common::mbarrier_arrive_expect_tx(&bars.q_full, q_bytes<kD>());
+      common::mbarrier_arrive_expect_tx(&bars.q_full, q_bytes<kD, kConsumers>());
       for (int p = 0; p < kD / kPanelCols; ++p)
-        common::tma_load_2d(q_tile + p * kBlockM * 128, q_map, &bars.q_full,
-                            head_col + p * kPanelCols, head_row + m0);
+        for (int box = 0; box < Block::q_rows / kBlockM; ++box)
+          common::tma_load_2d(q_tile + (p * Block::q_rows + box * kBlockM) * 128, q_map,
+                              &bars.q_full, head_col + p * kPanelCols,
+                              head_row + m0 + box * kBlockM);
       for (int t = tiles.first, i = 0; t < tiles.last; ++t, ++i) {
         const int s = i % kStages;
         const std::uint32_t parity = static_cast<std::uint32_t>((i / kStages) % 2);
@@ -311,7 +391,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
   } else {
-    common::setmaxnreg_increase<kConsumerRegisters>();
+    common::setmaxnreg_increase<Block::consumer_registers>();
     const int consumer = warpgroup - 1;
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int warp_in_group = (static_cast<int>(threadIdx.x) / 32) % 4;
@@ -354,7 +434,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     common::mbarrier_wait_parity(&bars.k_full[0], 0);
     begin_issue();
     common::wgmma_fence();
-    issue_scores<kD>(s, q_rows, k_tile(0));
+    issue_scores<kD, Block::q_rows>(s, q_rows, k_tile(0));
     common::wgmma_commit_group();
     end_issue(false);
     common::wgmma_wait_group<0>();
@@ -362,7 +442,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     release(&bars.k_empty[0]);
     if (needs_mask<kMask>(m0, tiles.first * kBlockN, window))
       mask_tile<kMask>(s, row0, tiles.first * kBlockN, window, lane);
-    softmax_tile(s, st.row_base, st.row_sum, scale_log2, correction);
+    softmax_tile<kPolyEvery>(s, st.row_base, st.row_sum, scale_log2, correction);
     pack_p(s, p);
 
     const int count = tiles.last - tiles.first;
@@ -376,10 +456,15 @@ __global__ void __launch_bounds__(kThreads, 1)
                                      static_cast<std::uint32_t>(((i - 1) / kStages) % 2));
       begin_issue();
       common::wgmma_fence();
-      issue_scores<kD>(s, q_rows, k_tile(stage));
+      issue_scores<kD, Block::q_rows>(s, q_rows, k_tile(stage));
       common::wgmma_commit_group();
       common::mbarrier_wait_parity(&bars.v_full[previous],
                                    static_cast<std::uint32_t>(((i - 1) / kStages) % 2));
+      // P·V reads P from registers: a warpgroup.arrive between the last write of P's registers
+      // (or the compiler's copies of them) and this wgmma. Without it ptxas injects one here and
+      // says so (C7519); the machine code is byte-identical either way (all eight kernels,
+      // compared 2026-11-24): the note was never a serialization.
+      common::wgmma_fence();
       issue_pv<kD>(st.o, p, v_tile(previous));
       common::wgmma_commit_group();
       end_issue(false);
@@ -388,7 +473,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       release(&bars.k_empty[stage]);
       if (needs_mask<kMask>(m0, t * kBlockN, window))
         mask_tile<kMask>(s, row0, t * kBlockN, window, lane);
-      softmax_tile(s, st.row_base, st.row_sum, scale_log2, correction);
+      softmax_tile<kPolyEvery>(s, st.row_base, st.row_sum, scale_log2, correction);
       common::wgmma_wait_group<0>();  // P·V of the previous tile has retired
       common::wgmma_fence_accumulators(st.o);
       common::wgmma_fence_fragments(p[0]);
@@ -425,6 +510,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int g = lane >> 2, q = lane & 3;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
+      // Rows past S (the last block of a ragged grid) are not stored: with S a multiple of 128
+      // (check_flash_shape) they are whole warpgroups' rows, so the warp skips as one.
+      if (Block::ragged && row0 >= seq)
+        break;
       float l = st.row_sum[h];
       l += __shfl_xor_sync(0xffffffffu, l, 1);
       l += __shfl_xor_sync(0xffffffffu, l, 2);
@@ -440,26 +529,29 @@ __global__ void __launch_bounds__(kThreads, 1)
   }
 #else
   (void)q_map, (void)k_map, (void)v_map, (void)o, (void)seq, (void)heads, (void)layout,
-      (void)window, (void)scale_log2;
+      (void)window, (void)scale_log2, (void)Block::consumer_warps, (void)Block::ragged;
   __trap();
 #endif
 }
 
-template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false>
+template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
+          int kPolyEvery = 0, int kConsumers = 2>
 void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
-  const auto kernel = flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor>;
+  using Block = BlockShape<kConsumers>;
+  constexpr int kSmemBytes = smem_bytes<kD, kConsumers>();
+  const auto kernel =
+      flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kPolyEvery, kConsumers>;
   const cudaError_t status =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<kD>());
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (status != cudaSuccess)
     throw std::runtime_error(std::string("flash FA3: cannot raise shared memory to ") +
-                             std::to_string(smem_bytes<kD>()) +
-                             " bytes: " + cudaGetErrorString(status));
-  const auto query_blocks = static_cast<unsigned>(shape.seq / kBlockM);
+                             std::to_string(kSmemBytes) + " bytes: " + cudaGetErrorString(status));
+  const auto query_blocks = static_cast<unsigned>((shape.seq + Block::rows - 1) / Block::rows);
   const auto heads = static_cast<unsigned>(shape.heads), batch = static_cast<unsigned>(shape.batch);
   const dim3 grid =
       kTokenMajor ? dim3(query_blocks * heads * batch) : dim3(query_blocks, heads * batch);
-  kernel<<<grid, kThreads, smem_bytes<kD>(), stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
+  kernel<<<grid, Block::threads, kSmemBytes, stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
                                                        shape.heads, maps.layout, shape.window,
                                                        shape.softmax_scale() * kLog2e);
 }
@@ -570,6 +662,23 @@ void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& 
 #else
   throw std::invalid_argument("flash FA3 ping-pong: built for head_dim 64 (the D 64 rung)");
 #endif
+}
+
+// Declared in attention_flash_variants.cuh, beside the variants that name these builds.
+void launch_flash_fa3_d64_three_consumers(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                                          __nv_bfloat16* o, int poly_every, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA3, three consumer warpgroups");
+  if (maps.layout.heads_per_group > 0 || shape.mask != MaskKind::none || shape.head_dim != 64)
+    throw std::invalid_argument("flash FA3, three consumer warpgroups: built for the unmasked "
+                                "head_dim 64 problem with [B, H, S, D] maps only");
+  if (poly_every == 0)
+    return launch<64, MaskKind::none, false, false, false, 0, 3>(shape, maps, o, stream);
+  if (poly_every == 8)
+    return launch<64, MaskKind::none, false, false, false, 8, 3>(shape, maps, o, stream);
+  throw std::invalid_argument(
+      "flash FA3, three consumer warpgroups: built with all exponentials "
+      "on the MUFU (poly_every 0) or one in 8 on the FMA pipe, not one in " +
+      std::to_string(poly_every));
 }
 
 }  // namespace aisp::ch18
