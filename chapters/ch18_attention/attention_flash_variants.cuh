@@ -52,6 +52,37 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
   FlashTmaMaps maps_{};
 };
 
+// mma.sync + TMA, 8 warps × 16 query rows, Q in registers, a 4-stage K/V ring
+// (flash_attention_fa2_16rows.cu); sm_90. `pipelined`: S_{t+1} = Q·K_{t+1}ᵀ is issued before
+// tile t's softmax. Unmasked only; head_dim 64 pipelined only.
+enum class RowsSchedule { in_order, pipelined };
+void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
+                             RowsSchedule schedule, cudaStream_t stream);
+class FlashFa2RowsAttention : public ForwardAttentionProblem {
+ public:
+  FlashFa2RowsAttention(ForwardShape shape, RowsSchedule schedule)
+      : ForwardAttentionProblem(shape), schedule_(schedule) {}
+  aisp::Requirements requirements() const override {
+    aisp::Requirements r;
+    r.min_compute_capability = 90;
+    r.features = {aisp::Feature::tma};
+    return r;
+  }
+  void setup(aisp::Context& ctx) override {
+    ForwardAttentionProblem::setup(ctx);
+    maps_ = make_flash_tma_maps(shape(), forward_tensors(q(), k(), v(), o()));
+  }
+  void run(aisp::Context& ctx) override {
+    launch_flash_fa2_16rows(shape(), maps_, static_cast<__nv_bfloat16*>(o()), schedule_,
+                            ctx.stream());
+    AISP_CHECK_LAUNCH();
+  }
+
+ private:
+  RowsSchedule schedule_;
+  FlashTmaMaps maps_{};
+};
+
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
 // `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
 enum class Fa3Schedule { overlap, pingpong };

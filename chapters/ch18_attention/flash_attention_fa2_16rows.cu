@@ -1,0 +1,321 @@
+// Flash attention, FA2 arithmetic (mma.sync m16n8k16), 16 query rows per warp. What changed vs
+// the TMA rung (flash_attention_fa2_tma.cu, 4 warps × 32 rows, 255 registers, two blocks and so
+// two warps per scheduler): a block of 128 rows is 8 warps × 16 rows (one m16 tile each), so a
+// warp's O is 16×D FP32 = 64 registers at D 128 instead of 128. The registers freed pay for:
+//   - Q in registers: the warp's 16×D Q fragments (32 registers at D 128) are loaded from shared
+//     memory once, not re-read every tile;
+//   - (kPipelined) software pipelining: S_{t+1} = Q·K_{t+1}ᵀ is issued before tile t's softmax, so
+//     each warp has tensor-core work in flight while its exponentials run (S twice: 2 × 32
+//     registers), instead of relying on another warp of the scheduler to fill the gap.
+// The price: every warp reads the whole K and V tile through ldmatrix for half the rows, so the
+// shared-memory reads per FLOP double: 2·64·D·2 bytes per 4·16·64·D FLOPs = 1/16 byte per FLOP
+// (the 32-row rung: 1/32 plus its Q re-reads, 5/128). At 350 TFLOP/s on the H200 (132 SMs,
+// 1.98 GHz) that is 1339 FLOP per SM-cycle: 84 of the 128 bytes per cycle shared memory delivers,
+// plus the TMA writes of the tiles (32 KB per block and tile at D 128, 1/8 of the reads): ~94 B per
+// cycle, below the limit but not by much (the measurement decides).
+// K/V: kStages-deep TMA ring (64 keys × D per stage), full barriers counted by the copy engine,
+// empty barriers by the 8 warps (one arrival each); warp 0's lane 0 refills the stage of tile t-1
+// at the end of tile t, so a warp may run up to one tile ahead of the slowest without waiting.
+// Shared memory at D 128, 4 stages: Q 32 KB + 4 × 32 KB = 160 KB: one block (8 warps) per SM.
+// Bytes (K/V from L2 once per 128-row block), FLOPs and ceiling as the other FA2 rungs.
+// Unmasked only (the masked pairs use the FA3 rung).
+#include <cuda_bf16.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "../common/mbarrier.cuh"
+#include "../common/shared_alignment.cuh"
+#include "../common/tma.cuh"
+#include "attention_flash_variants.cuh"
+#include "attention_kernels.cuh"
+#include "flash_tile_mma_sync.cuh"
+
+namespace aisp::ch18 {
+namespace {
+
+using flash::kBlockM;
+using flash::kBlockN;
+using flash::swizzled_offset;
+using flash::tile_bytes;
+
+constexpr int kRowWarps = kBlockM / 16;  // 8 warps of one m16 tile each
+constexpr int kRowThreads = 32 * kRowWarps;
+constexpr int kRowStages = 4;
+constexpr int kPanel = 64;  // one TMA box row: 64 BF16 = 128 bytes, the swizzle span
+
+template <int kD>
+__host__ __device__ constexpr int stage_bytes() {
+  return 2 * tile_bytes<kD>(kBlockN);  // K then V
+}
+
+template <int kD>
+constexpr int rows_smem_bytes() {
+  return tile_bytes<kD>(kBlockM) + kRowStages * stage_bytes<kD>() +
+         static_cast<int>(common::kSharedAlignmentSlack);
+}
+
+// One warp's 16 rows. Thread (g = lane / 4, q = lane % 4) holds rows g (h 0) and g + 8 (h 1) and,
+// per 8-column n-tile, columns 2q and 2q + 1.
+template <int kD>
+struct RowState {
+  float o[kD / 8][4];
+  float row_base[2];  // running max · scale_log2 (see flash_tile_mma_sync.cuh, online_softmax)
+  float row_sum[2];   // this thread's part of Σ p
+};
+
+// S = Q_warp · K_tileᵀ, Q already in registers (q[ks] = A fragment of k-step ks).
+template <int kD>
+__device__ __forceinline__ void scores_16rows(float (&s)[kBlockN / 8][4],
+                                              const std::uint32_t (&q)[kD / 16][4],
+                                              const std::uint8_t* k_tile, int lane) {
+#pragma unroll
+  for (int nt = 0; nt < kBlockN / 8; ++nt)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      s[nt][e] = 0.0f;
+  // B (K, n-major) matrices: (keys 0-7, dims 0-7), (keys 0-7, dims 8-15), (keys 8-15, dims 0-7),
+  // (keys 8-15, dims 8-15): b0, b1 of n-tile 0, then of n-tile 1.
+  const int b_row = (lane & 7) + (lane >> 4) * 8, b_col = ((lane >> 3) & 1) * 8;
+#pragma unroll
+  for (int ks = 0; ks < kD / 16; ++ks)
+#pragma unroll
+    for (int np = 0; np < kBlockN / 16; ++np) {
+      std::uint32_t b[4];
+      common::ldmatrix_x4(b, k_tile + swizzled_offset<kBlockN>(np * 16 + b_row, ks * 16 + b_col));
+      common::mma_m16n8k16_bf16(s[2 * np], q[ks], b[0], b[1]);
+      common::mma_m16n8k16_bf16(s[2 * np + 1], q[ks], b[2], b[3]);
+    }
+}
+
+// Online softmax of one tile (the same arithmetic as flash_tile_mma_sync.cuh's online_softmax for
+// one m-tile): P as BF16 A fragments of the P·V k-steps, O and the sum rescaled.
+template <int kD>
+__device__ __forceinline__ void softmax_16rows(const float (&s)[kBlockN / 8][4],
+                                               std::uint32_t (&p)[kBlockN / 16][4],
+                                               RowState<kD>& st, float scale_log2) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    float tile_max = -INFINITY;
+#pragma unroll
+    for (int nt = 0; nt < kBlockN / 8; ++nt)
+      tile_max = fmaxf(tile_max, fmaxf(s[nt][2 * h], s[nt][2 * h + 1]));
+    tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+    tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+    // Unmasked: every tile has a finite max, so the base is finite after the first tile and the
+    // first tile's correction is 2^(-inf) = 0 (O and the sum are 0 then anyway).
+    const float base = fmaxf(st.row_base[h], tile_max * scale_log2);
+    const float correction = common::exp2_approx(st.row_base[h] - base);
+    st.row_base[h] = base;
+    float sum = 0.0f;
+#pragma unroll
+    for (int nt = 0; nt < kBlockN / 8; ++nt) {
+      const float p0 = common::exp2_approx(fmaf(s[nt][2 * h], scale_log2, -base));
+      const float p1 = common::exp2_approx(fmaf(s[nt][2 * h + 1], scale_log2, -base));
+      sum += p0 + p1;
+      p[nt / 2][(nt % 2) * 2 + h] = common::pack_bf16x2(p0, p1);
+    }
+    st.row_sum[h] = st.row_sum[h] * correction + sum;
+#pragma unroll
+    for (int dt = 0; dt < kD / 8; ++dt) {
+      st.o[dt][2 * h] *= correction;
+      st.o[dt][2 * h + 1] *= correction;
+    }
+  }
+}
+
+// O += P·V_tile, V by ldmatrix.trans.
+template <int kD>
+__device__ __forceinline__ void accumulate_pv_16rows(RowState<kD>& st,
+                                                     const std::uint32_t (&p)[kBlockN / 16][4],
+                                                     const std::uint8_t* v_tile, int lane) {
+  const int v_row = (lane & 7) + ((lane >> 3) & 1) * 8, v_col = (lane >> 4) * 8;
+#pragma unroll
+  for (int kk = 0; kk < kBlockN / 16; ++kk)
+#pragma unroll
+    for (int dp = 0; dp < kD / 16; ++dp) {
+      std::uint32_t b[4];
+      common::ldmatrix_x4_trans(b, v_tile +
+                                       swizzled_offset<kBlockN>(kk * 16 + v_row, dp * 16 + v_col));
+      common::mma_m16n8k16_bf16(st.o[2 * dp], p[kk], b[0], b[1]);
+      common::mma_m16n8k16_bf16(st.o[2 * dp + 1], p[kk], b[2], b[3]);
+    }
+}
+
+// One thread: K and V of `tile` into the stage at k_stage (K, then V one tile later).
+template <int kD>
+__device__ __forceinline__ void start_stage_copy(const CUtensorMap& k_map, const CUtensorMap& v_map,
+                                                 std::uint8_t* k_stage, std::uint64_t* full,
+                                                 int head_row, int tile) {
+  common::mbarrier_arrive_expect_tx(full, stage_bytes<kD>());
+  const int row = head_row + tile * kBlockN;
+  std::uint8_t* v_stage = k_stage + tile_bytes<kD>(kBlockN);
+#pragma unroll
+  for (int p = 0; p < kD / kPanel; ++p) {
+    common::tma_load_2d(k_stage + p * kBlockN * 128, k_map, full, p * kPanel, row);
+    common::tma_load_2d(v_stage + p * kBlockN * 128, v_map, full, p * kPanel, row);
+  }
+}
+
+template <int kD, bool kPipelined>
+__global__ void __launch_bounds__(kRowThreads, 1)
+    flash_fa2_16rows_kernel(const __grid_constant__ CUtensorMap q_map,
+                            const __grid_constant__ CUtensorMap k_map,
+                            const __grid_constant__ CUtensorMap v_map,
+                            __nv_bfloat16* __restrict__ o, int seq, float scale_log2) {
+  extern __shared__ std::uint8_t smem_window[];
+  std::uint8_t* q_tile = common::align_shared_1024(smem_window);
+  std::uint8_t* stages = q_tile + tile_bytes<kD>(kBlockM);
+  __shared__ __align__(8) std::uint64_t q_full;
+  __shared__ __align__(8) std::uint64_t full[kRowStages];
+  __shared__ __align__(8) std::uint64_t empty[kRowStages];
+
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const bool leader = threadIdx.x == 0;
+  const int m0 = static_cast<int>(blockIdx.x) * kBlockM;
+  const int head_row = static_cast<int>(blockIdx.y) * seq;  // the head's first row, 2D view
+  const int tiles = seq / kBlockN;
+  const auto k_tile = [&](int t) { return stages + (t % kRowStages) * stage_bytes<kD>(); };
+  const auto v_tile = [&](int t) { return k_tile(t) + tile_bytes<kD>(kBlockN); };
+  const auto parity = [](int t) { return static_cast<std::uint32_t>((t / kRowStages) & 1); };
+
+  if (leader) {
+    common::mbarrier_init(&q_full, 1);
+    for (int s = 0; s < kRowStages; ++s) {
+      common::mbarrier_init(&full[s], 1);
+      common::mbarrier_init(&empty[s], kRowWarps);
+    }
+    common::mbarrier_init_fence();
+    common::fence_proxy_async_shared();
+  }
+  __syncthreads();
+  if (leader) {
+    common::mbarrier_arrive_expect_tx(&q_full, tile_bytes<kD>(kBlockM));
+#pragma unroll
+    for (int p = 0; p < kD / kPanel; ++p)
+      common::tma_load_2d(q_tile + p * kBlockM * 128, q_map, &q_full, p * kPanel, head_row + m0);
+    for (int t = 0; t < kRowStages && t < tiles; ++t)
+      start_stage_copy<kD>(k_map, v_map, k_tile(t), &full[t % kRowStages], head_row, t);
+  }
+
+  // Q → registers once: A fragments (rows 0-7 | 8-15) × (cols 0-7 | 8-15) in the order a0..a3.
+  std::uint32_t q[kD / 16][4];
+  common::mbarrier_wait_parity(&q_full, 0);
+  {
+    const int a_row = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, a_col = (lane >> 4) * 8;
+#pragma unroll
+    for (int ks = 0; ks < kD / 16; ++ks)
+      common::ldmatrix_x4(q[ks], q_tile + swizzled_offset<kBlockM>(a_row, ks * 16 + a_col));
+  }
+
+  RowState<kD> st;
+#pragma unroll
+  for (int dt = 0; dt < kD / 8; ++dt)
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      st.o[dt][e] = 0.0f;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    st.row_base[h] = -INFINITY;
+    st.row_sum[h] = 0.0f;
+  }
+
+  // The end of tile t: this warp is done with its stage; warp 0's lane 0 then refills the stage of
+  // tile t-1 (every warp's arrival for it: a lag of up to one tile costs no one a wait).
+  const auto release = [&](int t) {
+    __syncwarp();
+    if (lane == 0)
+      common::mbarrier_arrive(&empty[t % kRowStages]);
+    const int refill = t - 1 + kRowStages;
+    if (leader && t >= 1 && refill < tiles) {
+      common::mbarrier_wait_parity(&empty[(t - 1) % kRowStages], parity(t - 1));
+      start_stage_copy<kD>(k_map, v_map, k_tile(t - 1), &full[(t - 1) % kRowStages], head_row,
+                           refill);
+    }
+  };
+
+  float s[kBlockN / 8][4];
+  std::uint32_t p[kBlockN / 16][4];
+  if constexpr (kPipelined) {
+    // S_{t+1} is in flight on the tensor cores while tile t's softmax runs.
+    common::mbarrier_wait_parity(&full[0], parity(0));
+    scores_16rows<kD>(s, q, k_tile(0), lane);
+    for (int t = 0; t + 1 < tiles; ++t) {
+      common::mbarrier_wait_parity(&full[(t + 1) % kRowStages], parity(t + 1));
+      float s_next[kBlockN / 8][4];
+      scores_16rows<kD>(s_next, q, k_tile(t + 1), lane);
+      softmax_16rows<kD>(s, p, st, scale_log2);
+      accumulate_pv_16rows<kD>(st, p, v_tile(t), lane);
+      release(t);
+#pragma unroll
+      for (int nt = 0; nt < kBlockN / 8; ++nt)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          s[nt][e] = s_next[nt][e];
+    }
+    softmax_16rows<kD>(s, p, st, scale_log2);
+    accumulate_pv_16rows<kD>(st, p, v_tile(tiles - 1), lane);
+  } else {
+    for (int t = 0; t < tiles; ++t) {
+      common::mbarrier_wait_parity(&full[t % kRowStages], parity(t));
+      scores_16rows<kD>(s, q, k_tile(t), lane);
+      softmax_16rows<kD>(s, p, st, scale_log2);
+      accumulate_pv_16rows<kD>(st, p, v_tile(t), lane);
+      release(t);
+    }
+  }
+
+  // O / l, rounded to BF16.
+  const int g = lane >> 2, qd = lane & 3;
+  __nv_bfloat16* o_head = o + static_cast<long long>(head_row) * kD;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    float l = st.row_sum[h];
+    l += __shfl_xor_sync(0xffffffffu, l, 1);
+    l += __shfl_xor_sync(0xffffffffu, l, 2);
+    const float inv = 1.0f / l;  // unmasked: every row sees every key, l ≥ 1
+    __nv_bfloat16* out = o_head + static_cast<long long>(m0 + warp * 16 + g + 8 * h) * kD;
+#pragma unroll
+    for (int dt = 0; dt < kD / 8; ++dt)
+      *reinterpret_cast<std::uint32_t*>(out + dt * 8 + 2 * qd) =
+          common::pack_bf16x2(st.o[dt][2 * h] * inv, st.o[dt][2 * h + 1] * inv);
+  }
+}
+
+template <int kD, bool kPipelined>
+void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
+            cudaStream_t stream) {
+  const auto kernel = flash_fa2_16rows_kernel<kD, kPipelined>;
+  constexpr int kSmem = rows_smem_bytes<kD>();
+  const cudaError_t status =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("flash FA2 16 rows per warp: cannot raise shared memory "
+                                         "to ") +
+                             std::to_string(kSmem) + " bytes: " + cudaGetErrorString(status));
+  const dim3 grid(static_cast<unsigned>(shape.seq / kBlockM),
+                  static_cast<unsigned>(shape.batch * shape.heads));
+  kernel<<<grid, kRowThreads, kSmem, stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
+                                               shape.softmax_scale() * flash::kLog2e);
+}
+
+}  // namespace
+
+void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
+                             RowsSchedule schedule, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA2, 16 rows per warp");
+  if (shape.mask != MaskKind::none)
+    throw std::invalid_argument("flash FA2, 16 rows per warp: built for the unmasked problem only");
+  const bool pipelined = schedule == RowsSchedule::pipelined;
+  if (shape.head_dim == 64) {
+    if (!pipelined)
+      throw std::invalid_argument("flash FA2, 16 rows per warp: head_dim 64 is built pipelined "
+                                  "only");
+    return launch<64, true>(shape, maps, o, stream);
+  }
+  if (pipelined)
+    return launch<128, true>(shape, maps, o, stream);
+  launch<128, false>(shape, maps, o, stream);
+}
+
+}  // namespace aisp::ch18
