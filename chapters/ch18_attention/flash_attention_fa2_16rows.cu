@@ -25,6 +25,7 @@
 #include <string>
 
 #include "../common/mbarrier.cuh"
+#include "../common/shared_address.cuh"
 #include "../common/shared_alignment.cuh"
 #include "../common/tma.cuh"
 #include "attention_flash_variants.cuh"
@@ -64,25 +65,51 @@ struct RowState {
   float row_sum[2];   // this thread's part of Σ p
 };
 
-// S = Q_warp · K_tileᵀ, Q already in registers (q[ks] = A fragment of k-step ks).
+// ldmatrix from a 32-bit shared-memory address (the swizzle arithmetic below works on it).
+__device__ __forceinline__ void ldsm_x4(std::uint32_t (&r)[4], std::uint32_t address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+__device__ __forceinline__ void ldsm_x4_trans(std::uint32_t (&r)[4], std::uint32_t address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(address));
+}
+
+// Fewer address instructions. In a 64-key tile (swizzled_offset<kBlockN>), the 16-byte chunk of
+// (row, col) is ((col / 8) % 8) ^ (row % 8). A lane's rows are row0 + 16·i (row % 8 fixed) and its
+// columns 16·j + 8c (c ∈ {0, 1} fixed), so the chunk is (c ^ row % 8) ^ 2·(j % 4): the lane's own
+// part (lane_offset) XOR a constant. With the tile 1024-byte aligned, the address of k-step j and
+// 16-row group i is ((tile + lane_offset) ^ 32·(j % 4)) + 8192·(j / 4) + 2048·i: one LOP3 per
+// j % 4 and tile, the rest immediate offsets of LDSM (swizzled_offset per load: ~4 integer
+// instructions each, ~250 per tile and thread at 16 rows per warp, 35% of the loop's instructions).
+__device__ __forceinline__ std::uint32_t lane_offset(int row, int chunk_in_pair) {
+  return static_cast<std::uint32_t>(row * 128 + ((chunk_in_pair ^ (row & 7)) << 4));
+}
+__device__ __forceinline__ std::uint32_t kstep_address(std::uint32_t lane_address, int j, int i) {
+  return (lane_address ^ static_cast<std::uint32_t>((j & 3) << 5)) +
+         static_cast<std::uint32_t>((j >> 2) * kBlockN * 128 + i * 16 * 128);
+}
+
+// S = Q_warp · K_tileᵀ, Q already in registers (q[ks] = A fragment of k-step ks). k_lane: the K
+// tile's shared address plus this lane's lane_offset (B matrices (keys 0-7, dims 0-7), (keys 0-7,
+// dims 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of n-tile 0, then of 1).
 template <int kD>
 __device__ __forceinline__ void scores_16rows(float (&s)[kBlockN / 8][4],
                                               const std::uint32_t (&q)[kD / 16][4],
-                                              const std::uint8_t* k_tile, int lane) {
+                                              std::uint32_t k_lane) {
 #pragma unroll
   for (int nt = 0; nt < kBlockN / 8; ++nt)
 #pragma unroll
     for (int e = 0; e < 4; ++e)
       s[nt][e] = 0.0f;
-  // B (K, n-major) matrices: (keys 0-7, dims 0-7), (keys 0-7, dims 8-15), (keys 8-15, dims 0-7),
-  // (keys 8-15, dims 8-15): b0, b1 of n-tile 0, then of n-tile 1.
-  const int b_row = (lane & 7) + (lane >> 4) * 8, b_col = ((lane >> 3) & 1) * 8;
 #pragma unroll
   for (int ks = 0; ks < kD / 16; ++ks)
 #pragma unroll
     for (int np = 0; np < kBlockN / 16; ++np) {
       std::uint32_t b[4];
-      common::ldmatrix_x4(b, k_tile + swizzled_offset<kBlockN>(np * 16 + b_row, ks * 16 + b_col));
+      ldsm_x4(b, kstep_address(k_lane, ks, np));
       common::mma_m16n8k16_bf16(s[2 * np], q[ks], b[0], b[1]);
       common::mma_m16n8k16_bf16(s[2 * np + 1], q[ks], b[2], b[3]);
     }
@@ -124,19 +151,19 @@ __device__ __forceinline__ void softmax_16rows(const float (&s)[kBlockN / 8][4],
   }
 }
 
-// O += P·V_tile, V by ldmatrix.trans.
+// O += P·V_tile, V by ldmatrix.trans. v_lane: the V tile's shared address plus this lane's
+// lane_offset (matrices (keys 0-7, dims 0-7), (keys 8-15, dims 0-7), (keys 0-7, dims 8-15),
+// (keys 8-15, dims 8-15): b0, b1 of the first dim n-tile, then of the second).
 template <int kD>
 __device__ __forceinline__ void accumulate_pv_16rows(RowState<kD>& st,
                                                      const std::uint32_t (&p)[kBlockN / 16][4],
-                                                     const std::uint8_t* v_tile, int lane) {
-  const int v_row = (lane & 7) + ((lane >> 3) & 1) * 8, v_col = (lane >> 4) * 8;
+                                                     std::uint32_t v_lane) {
 #pragma unroll
   for (int kk = 0; kk < kBlockN / 16; ++kk)
 #pragma unroll
     for (int dp = 0; dp < kD / 16; ++dp) {
       std::uint32_t b[4];
-      common::ldmatrix_x4_trans(b, v_tile +
-                                       swizzled_offset<kBlockN>(kk * 16 + v_row, dp * 16 + v_col));
+      ldsm_x4_trans(b, kstep_address(v_lane, dp, kk));
       common::mma_m16n8k16_bf16(st.o[2 * dp], p[kk], b[0], b[1]);
       common::mma_m16n8k16_bf16(st.o[2 * dp + 1], p[kk], b[2], b[3]);
     }
@@ -176,7 +203,17 @@ __global__ void __launch_bounds__(kRowThreads, 1)
   const int head_row = static_cast<int>(blockIdx.y) * seq;  // the head's first row, 2D view
   const int tiles = seq / kBlockN;
   const auto k_tile = [&](int t) { return stages + (t % kRowStages) * stage_bytes<kD>(); };
-  const auto v_tile = [&](int t) { return k_tile(t) + tile_bytes<kD>(kBlockN); };
+  // This lane's ldmatrix addresses in the K and V tiles of tile t (lane_offset, kstep_address).
+  const std::uint32_t k_lane0 =
+      common::shared_address(stages) + lane_offset((lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1);
+  const std::uint32_t v_lane0 = common::shared_address(stages) + tile_bytes<kD>(kBlockN) +
+                                lane_offset((lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4);
+  const auto k_lane = [&](int t) {
+    return k_lane0 + static_cast<std::uint32_t>((t % kRowStages) * stage_bytes<kD>());
+  };
+  const auto v_lane = [&](int t) {
+    return v_lane0 + static_cast<std::uint32_t>((t % kRowStages) * stage_bytes<kD>());
+  };
   const auto parity = [](int t) { return static_cast<std::uint32_t>((t / kRowStages) & 1); };
 
   if (leader) {
@@ -239,13 +276,13 @@ __global__ void __launch_bounds__(kRowThreads, 1)
   if constexpr (kPipelined) {
     // S_{t+1} is in flight on the tensor cores while tile t's softmax runs.
     common::mbarrier_wait_parity(&full[0], parity(0));
-    scores_16rows<kD>(s, q, k_tile(0), lane);
+    scores_16rows<kD>(s, q, k_lane(0));
     for (int t = 0; t + 1 < tiles; ++t) {
       common::mbarrier_wait_parity(&full[(t + 1) % kRowStages], parity(t + 1));
       float s_next[kBlockN / 8][4];
-      scores_16rows<kD>(s_next, q, k_tile(t + 1), lane);
+      scores_16rows<kD>(s_next, q, k_lane(t + 1));
       softmax_16rows<kD>(s, p, st, scale_log2);
-      accumulate_pv_16rows<kD>(st, p, v_tile(t), lane);
+      accumulate_pv_16rows<kD>(st, p, v_lane(t));
       release(t);
 #pragma unroll
       for (int nt = 0; nt < kBlockN / 8; ++nt)
@@ -254,13 +291,13 @@ __global__ void __launch_bounds__(kRowThreads, 1)
           s[nt][e] = s_next[nt][e];
     }
     softmax_16rows<kD>(s, p, st, scale_log2);
-    accumulate_pv_16rows<kD>(st, p, v_tile(tiles - 1), lane);
+    accumulate_pv_16rows<kD>(st, p, v_lane(tiles - 1));
   } else {
     for (int t = 0; t < tiles; ++t) {
       common::mbarrier_wait_parity(&full[t % kRowStages], parity(t));
-      scores_16rows<kD>(s, q, k_tile(t), lane);
+      scores_16rows<kD>(s, q, k_lane(t));
       softmax_16rows<kD>(s, p, st, scale_log2);
-      accumulate_pv_16rows<kD>(st, p, v_tile(t), lane);
+      accumulate_pv_16rows<kD>(st, p, v_lane(t));
       release(t);
     }
   }
