@@ -52,16 +52,18 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
   FlashTmaMaps maps_{};
 };
 
-// mma.sync + TMA, 8 warps × 16 query rows, Q in registers, a 4-stage K/V ring
-// (flash_attention_fa2_16rows.cu); sm_90. `pipelined`: S_{t+1} = Q·K_{t+1}ᵀ is issued before
-// tile t's softmax. Unmasked only; head_dim 64 pipelined only.
-enum class RowsSchedule { in_order, pipelined };
+// mma.sync + TMA, 8 warps × 16 query rows per 128-row block (flash_attention_fa2_16rows.cu);
+// sm_90. in_order: Q in registers, one block per SM, a 4-stage K/V ring. pipelined: the same,
+// S_{t+1} = Q·K_{t+1}ᵀ issued before tile t's softmax. in_order_two_blocks: Q re-read from shared
+// memory, ≤ 128 registers, two blocks (16 warps) per SM, a 2-stage ring. Unmasked only; head_dim
+// 64 pipelined only.
+enum class RowsKernel { in_order, pipelined, in_order_two_blocks };
 void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
-                             RowsSchedule schedule, cudaStream_t stream);
+                             RowsKernel kernel, cudaStream_t stream);
 class FlashFa2RowsAttention : public ForwardAttentionProblem {
  public:
-  FlashFa2RowsAttention(ForwardShape shape, RowsSchedule schedule)
-      : ForwardAttentionProblem(shape), schedule_(schedule) {}
+  FlashFa2RowsAttention(ForwardShape shape, RowsKernel kernel)
+      : ForwardAttentionProblem(shape), kernel_(kernel) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -73,13 +75,13 @@ class FlashFa2RowsAttention : public ForwardAttentionProblem {
     maps_ = make_flash_tma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    launch_flash_fa2_16rows(shape(), maps_, static_cast<__nv_bfloat16*>(o()), schedule_,
+    launch_flash_fa2_16rows(shape(), maps_, static_cast<__nv_bfloat16*>(o()), kernel_,
                             ctx.stream());
     AISP_CHECK_LAUNCH();
   }
 
  private:
-  RowsSchedule schedule_;
+  RowsKernel kernel_;
   FlashTmaMaps maps_{};
 };
 

@@ -15,7 +15,8 @@
 // cycle, below the limit but not by much (the measurement decides).
 // K/V: kStages-deep TMA ring (64 keys × D per stage), full barriers counted by the copy engine,
 // empty barriers by the 8 warps (one arrival each); warp 0's lane 0 refills the stage of tile t-1
-// at the end of tile t, so a warp may run up to one tile ahead of the slowest without waiting.
+// at the end of tile t, so a warp may run up to one tile ahead of the slowest without waiting
+// (2 stages: the stage of tile t itself).
 // Shared memory at D 128, 4 stages: Q 32 KB + 4 × 32 KB = 160 KB: one block (8 warps) per SM.
 // Bytes (K/V from L2 once per 128-row block), FLOPs and ceiling as the other FA2 rungs.
 // Unmasked only (the masked pairs use the FA3 rung).
@@ -42,7 +43,6 @@ using flash::tile_bytes;
 
 constexpr int kRowWarps = kBlockM / 16;  // 8 warps of one m16 tile each
 constexpr int kRowThreads = 32 * kRowWarps;
-constexpr int kRowStages = 4;
 constexpr int kPanel = 64;  // one TMA box row: 64 BF16 = 128 bytes, the swizzle span
 
 template <int kD>
@@ -50,9 +50,9 @@ __host__ __device__ constexpr int stage_bytes() {
   return 2 * tile_bytes<kD>(kBlockN);  // K then V
 }
 
-template <int kD>
+template <int kD, int kStages>
 constexpr int rows_smem_bytes() {
-  return tile_bytes<kD>(kBlockM) + kRowStages * stage_bytes<kD>() +
+  return tile_bytes<kD>(kBlockM) + kStages * stage_bytes<kD>() +
          static_cast<int>(common::kSharedAlignmentSlack);
 }
 
@@ -87,32 +87,50 @@ __device__ __forceinline__ void ldsm_x4_trans(std::uint32_t (&r)[4], std::uint32
 __device__ __forceinline__ std::uint32_t lane_offset(int row, int chunk_in_pair) {
   return static_cast<std::uint32_t>(row * 128 + ((chunk_in_pair ^ (row & 7)) << 4));
 }
+// kRows: the tile's rows (a 64-column panel is kRows · 128 bytes).
+template <int kRows = kBlockN>
 __device__ __forceinline__ std::uint32_t kstep_address(std::uint32_t lane_address, int j, int i) {
   return (lane_address ^ static_cast<std::uint32_t>((j & 3) << 5)) +
-         static_cast<std::uint32_t>((j >> 2) * kBlockN * 128 + i * 16 * 128);
+         static_cast<std::uint32_t>((j >> 2) * kRows * 128 + i * 16 * 128);
 }
 
-// S = Q_warp · K_tileᵀ, Q already in registers (q[ks] = A fragment of k-step ks). k_lane: the K
-// tile's shared address plus this lane's lane_offset (B matrices (keys 0-7, dims 0-7), (keys 0-7,
-// dims 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of n-tile 0, then of 1).
-template <int kD>
+// Q's A fragments: in registers (kQInRegisters: all D/16 k-steps, loaded once) or re-read from
+// the Q tile every time (one k-step's worth).
+template <int kD, bool kQInRegisters>
+using QFragments = std::uint32_t[kQInRegisters ? kD / 16 : 1][4];
+
+// S = Q_warp · K_tileᵀ. Q from q (kQInRegisters) or by ldmatrix at q_lane (the Q tile's shared
+// address plus this lane's lane_offset: A matrices (rows 0-7 | 8-15) × (cols 0-7 | 8-15) in the
+// order a0..a3). k_lane: the K tile's address plus this lane's lane_offset (B matrices (keys 0-7,
+// dims 0-7), (keys 0-7, dims 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of
+// n-tile 0, then of n-tile 1).
+template <int kD, bool kQInRegisters>
 __device__ __forceinline__ void scores_16rows(float (&s)[kBlockN / 8][4],
-                                              const std::uint32_t (&q)[kD / 16][4],
-                                              std::uint32_t k_lane) {
+                                              const QFragments<kD, kQInRegisters>& q,
+                                              std::uint32_t q_lane, std::uint32_t k_lane) {
 #pragma unroll
   for (int nt = 0; nt < kBlockN / 8; ++nt)
 #pragma unroll
     for (int e = 0; e < 4; ++e)
       s[nt][e] = 0.0f;
 #pragma unroll
-  for (int ks = 0; ks < kD / 16; ++ks)
+  for (int ks = 0; ks < kD / 16; ++ks) {
+    std::uint32_t a[4];
+    if constexpr (kQInRegisters) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        a[e] = q[ks][e];
+    } else {
+      ldsm_x4(a, kstep_address<kBlockM>(q_lane, ks, 0));
+    }
 #pragma unroll
     for (int np = 0; np < kBlockN / 16; ++np) {
       std::uint32_t b[4];
       ldsm_x4(b, kstep_address(k_lane, ks, np));
-      common::mma_m16n8k16_bf16(s[2 * np], q[ks], b[0], b[1]);
-      common::mma_m16n8k16_bf16(s[2 * np + 1], q[ks], b[2], b[3]);
+      common::mma_m16n8k16_bf16(s[2 * np], a, b[0], b[1]);
+      common::mma_m16n8k16_bf16(s[2 * np + 1], a, b[2], b[3]);
     }
+  }
 }
 
 // Online softmax of one tile (the same arithmetic as flash_tile_mma_sync.cuh's online_softmax for
@@ -184,8 +202,10 @@ __device__ __forceinline__ void start_stage_copy(const CUtensorMap& k_map, const
   }
 }
 
-template <int kD, bool kPipelined>
-__global__ void __launch_bounds__(kRowThreads, 1)
+// kPipelined: S_{t+1} issued before tile t's softmax. kQInRegisters: Q loaded into registers
+// once. kBlocksPerSm: the launch bound (1: up to 255 registers; 2: 128). kStages: K/V ring depth.
+template <int kD, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
+__global__ void __launch_bounds__(kRowThreads, kBlocksPerSm)
     flash_fa2_16rows_kernel(const __grid_constant__ CUtensorMap q_map,
                             const __grid_constant__ CUtensorMap k_map,
                             const __grid_constant__ CUtensorMap v_map,
@@ -194,31 +214,31 @@ __global__ void __launch_bounds__(kRowThreads, 1)
   std::uint8_t* q_tile = common::align_shared_1024(smem_window);
   std::uint8_t* stages = q_tile + tile_bytes<kD>(kBlockM);
   __shared__ __align__(8) std::uint64_t q_full;
-  __shared__ __align__(8) std::uint64_t full[kRowStages];
-  __shared__ __align__(8) std::uint64_t empty[kRowStages];
+  __shared__ __align__(8) std::uint64_t full[kStages];
+  __shared__ __align__(8) std::uint64_t empty[kStages];
 
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const bool leader = threadIdx.x == 0;
   const int m0 = static_cast<int>(blockIdx.x) * kBlockM;
   const int head_row = static_cast<int>(blockIdx.y) * seq;  // the head's first row, 2D view
   const int tiles = seq / kBlockN;
-  const auto k_tile = [&](int t) { return stages + (t % kRowStages) * stage_bytes<kD>(); };
+  const auto k_tile = [&](int t) { return stages + (t % kStages) * stage_bytes<kD>(); };
   // This lane's ldmatrix addresses in the K and V tiles of tile t (lane_offset, kstep_address).
   const std::uint32_t k_lane0 =
       common::shared_address(stages) + lane_offset((lane & 7) + (lane >> 4) * 8, (lane >> 3) & 1);
   const std::uint32_t v_lane0 = common::shared_address(stages) + tile_bytes<kD>(kBlockN) +
                                 lane_offset((lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4);
   const auto k_lane = [&](int t) {
-    return k_lane0 + static_cast<std::uint32_t>((t % kRowStages) * stage_bytes<kD>());
+    return k_lane0 + static_cast<std::uint32_t>((t % kStages) * stage_bytes<kD>());
   };
   const auto v_lane = [&](int t) {
-    return v_lane0 + static_cast<std::uint32_t>((t % kRowStages) * stage_bytes<kD>());
+    return v_lane0 + static_cast<std::uint32_t>((t % kStages) * stage_bytes<kD>());
   };
-  const auto parity = [](int t) { return static_cast<std::uint32_t>((t / kRowStages) & 1); };
+  const auto parity = [](int t) { return static_cast<std::uint32_t>((t / kStages) & 1); };
 
   if (leader) {
     common::mbarrier_init(&q_full, 1);
-    for (int s = 0; s < kRowStages; ++s) {
+    for (int s = 0; s < kStages; ++s) {
       common::mbarrier_init(&full[s], 1);
       common::mbarrier_init(&empty[s], kRowWarps);
     }
@@ -231,18 +251,20 @@ __global__ void __launch_bounds__(kRowThreads, 1)
 #pragma unroll
     for (int p = 0; p < kD / kPanel; ++p)
       common::tma_load_2d(q_tile + p * kBlockM * 128, q_map, &q_full, p * kPanel, head_row + m0);
-    for (int t = 0; t < kRowStages && t < tiles; ++t)
-      start_stage_copy<kD>(k_map, v_map, k_tile(t), &full[t % kRowStages], head_row, t);
+    for (int t = 0; t < kStages && t < tiles; ++t)
+      start_stage_copy<kD>(k_map, v_map, k_tile(t), &full[t % kStages], head_row, t);
   }
 
-  // Q → registers once: A fragments (rows 0-7 | 8-15) × (cols 0-7 | 8-15) in the order a0..a3.
-  std::uint32_t q[kD / 16][4];
+  // This lane's ldmatrix address in the Q tile; with kQInRegisters Q's fragments are read once.
+  const std::uint32_t q_lane =
+      common::shared_address(q_tile) +
+      lane_offset(warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4);
+  QFragments<kD, kQInRegisters> q;
   common::mbarrier_wait_parity(&q_full, 0);
-  {
-    const int a_row = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, a_col = (lane >> 4) * 8;
+  if constexpr (kQInRegisters) {
 #pragma unroll
     for (int ks = 0; ks < kD / 16; ++ks)
-      common::ldmatrix_x4(q[ks], q_tile + swizzled_offset<kBlockM>(a_row, ks * 16 + a_col));
+      ldsm_x4(q[ks], kstep_address<kBlockM>(q_lane, ks, 0));
   }
 
   RowState<kD> st;
@@ -258,16 +280,19 @@ __global__ void __launch_bounds__(kRowThreads, 1)
   }
 
   // The end of tile t: this warp is done with its stage; warp 0's lane 0 then refills the stage of
-  // tile t-1 (every warp's arrival for it: a lag of up to one tile costs no one a wait).
+  // tile t − kLag once every warp has released it. With 3+ stages kLag = 1: a warp may run a tile
+  // ahead of the slowest without anyone waiting, and the refill lands kStages − 2 tiles (in
+  // order; pipelined: kStages − 3) before it is needed. With 2 stages (the two-blocks kernel, no
+  // shared memory for more) kLag = 0 keeps one tile of lead; warp 0 then waits for the slowest.
+  constexpr int kLag = kStages > 2 ? 1 : 0;
   const auto release = [&](int t) {
     __syncwarp();
     if (lane == 0)
-      common::mbarrier_arrive(&empty[t % kRowStages]);
-    const int refill = t - 1 + kRowStages;
-    if (leader && t >= 1 && refill < tiles) {
-      common::mbarrier_wait_parity(&empty[(t - 1) % kRowStages], parity(t - 1));
-      start_stage_copy<kD>(k_map, v_map, k_tile(t - 1), &full[(t - 1) % kRowStages], head_row,
-                           refill);
+      common::mbarrier_arrive(&empty[t % kStages]);
+    const int done = t - kLag, refill = t - kLag + kStages;
+    if (leader && done >= 0 && refill < tiles) {
+      common::mbarrier_wait_parity(&empty[done % kStages], parity(done));
+      start_stage_copy<kD>(k_map, v_map, k_tile(done), &full[done % kStages], head_row, refill);
     }
   };
 
@@ -276,11 +301,11 @@ __global__ void __launch_bounds__(kRowThreads, 1)
   if constexpr (kPipelined) {
     // S_{t+1} is in flight on the tensor cores while tile t's softmax runs.
     common::mbarrier_wait_parity(&full[0], parity(0));
-    scores_16rows<kD>(s, q, k_lane(0));
+    scores_16rows<kD, kQInRegisters>(s, q, q_lane, k_lane(0));
     for (int t = 0; t + 1 < tiles; ++t) {
-      common::mbarrier_wait_parity(&full[(t + 1) % kRowStages], parity(t + 1));
+      common::mbarrier_wait_parity(&full[(t + 1) % kStages], parity(t + 1));
       float s_next[kBlockN / 8][4];
-      scores_16rows<kD>(s_next, q, k_lane(t + 1));
+      scores_16rows<kD, kQInRegisters>(s_next, q, q_lane, k_lane(t + 1));
       softmax_16rows<kD>(s, p, st, scale_log2);
       accumulate_pv_16rows<kD>(st, p, v_lane(t));
       release(t);
@@ -294,8 +319,8 @@ __global__ void __launch_bounds__(kRowThreads, 1)
     accumulate_pv_16rows<kD>(st, p, v_lane(tiles - 1));
   } else {
     for (int t = 0; t < tiles; ++t) {
-      common::mbarrier_wait_parity(&full[t % kRowStages], parity(t));
-      scores_16rows<kD>(s, q, k_lane(t));
+      common::mbarrier_wait_parity(&full[t % kStages], parity(t));
+      scores_16rows<kD, kQInRegisters>(s, q, q_lane, k_lane(t));
       softmax_16rows<kD>(s, p, st, scale_log2);
       accumulate_pv_16rows<kD>(st, p, v_lane(t));
       release(t);
@@ -319,11 +344,11 @@ __global__ void __launch_bounds__(kRowThreads, 1)
   }
 }
 
-template <int kD, bool kPipelined>
+template <int kD, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
 void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
-  const auto kernel = flash_fa2_16rows_kernel<kD, kPipelined>;
-  constexpr int kSmem = rows_smem_bytes<kD>();
+  const auto kernel = flash_fa2_16rows_kernel<kD, kPipelined, kQInRegisters, kBlocksPerSm, kStages>;
+  constexpr int kSmem = rows_smem_bytes<kD, kStages>();
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (status != cudaSuccess)
@@ -339,20 +364,25 @@ void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* 
 }  // namespace
 
 void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
-                             RowsSchedule schedule, cudaStream_t stream) {
+                             RowsKernel kernel, cudaStream_t stream) {
   check_flash_shape(shape, "flash FA2, 16 rows per warp");
   if (shape.mask != MaskKind::none)
     throw std::invalid_argument("flash FA2, 16 rows per warp: built for the unmasked problem only");
-  const bool pipelined = schedule == RowsSchedule::pipelined;
   if (shape.head_dim == 64) {
-    if (!pipelined)
+    // D 64 pipelined fits 128 registers (ptxas -v): two blocks, 16 warps per SM.
+    if (kernel != RowsKernel::pipelined)
       throw std::invalid_argument("flash FA2, 16 rows per warp: head_dim 64 is built pipelined "
                                   "only");
-    return launch<64, true>(shape, maps, o, stream);
+    return launch<64, true, true, 2, 4>(shape, maps, o, stream);
   }
-  if (pipelined)
-    return launch<128, true>(shape, maps, o, stream);
-  launch<128, false>(shape, maps, o, stream);
+  switch (kernel) {
+  case RowsKernel::in_order:
+    return launch<128, false, true, 1, 4>(shape, maps, o, stream);
+  case RowsKernel::pipelined:
+    return launch<128, true, true, 1, 4>(shape, maps, o, stream);
+  case RowsKernel::in_order_two_blocks:
+    return launch<128, false, false, 2, 2>(shape, maps, o, stream);
+  }
 }
 
 }  // namespace aisp::ch18

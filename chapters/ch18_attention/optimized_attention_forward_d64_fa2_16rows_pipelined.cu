@@ -7,7 +7,7 @@
 namespace aisp::ch18 {
 
 struct FlashFa2RowsPipelinedD64 : FlashFa2RowsAttention {
-  FlashFa2RowsPipelinedD64() : FlashFa2RowsAttention(kForwardD64, RowsSchedule::pipelined) {}
+  FlashFa2RowsPipelinedD64() : FlashFa2RowsAttention(kForwardD64, RowsKernel::pipelined) {}
 };
 
 }  // namespace aisp::ch18

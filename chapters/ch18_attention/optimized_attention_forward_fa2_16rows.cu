@@ -10,7 +10,7 @@
 namespace aisp::ch18 {
 
 struct FlashFa2RowsD128 : FlashFa2RowsAttention {
-  FlashFa2RowsD128() : FlashFa2RowsAttention(kForwardD128, RowsSchedule::in_order) {}
+  FlashFa2RowsD128() : FlashFa2RowsAttention(kForwardD128, RowsKernel::in_order) {}
 };
 
 }  // namespace aisp::ch18

@@ -9,7 +9,7 @@
 namespace aisp::ch18 {
 
 struct FlashFa2RowsPipelinedD128 : FlashFa2RowsAttention {
-  FlashFa2RowsPipelinedD128() : FlashFa2RowsAttention(kForwardD128, RowsSchedule::pipelined) {}
+  FlashFa2RowsPipelinedD128() : FlashFa2RowsAttention(kForwardD128, RowsKernel::pipelined) {}
 };
 
 }  // namespace aisp::ch18
