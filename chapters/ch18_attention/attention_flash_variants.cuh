@@ -55,9 +55,10 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
 // mma.sync + TMA, 8 warps × 16 query rows per 128-row block (flash_attention_fa2_16rows.cu);
 // sm_90. in_order: Q in registers, one block per SM, a 4-stage K/V ring. pipelined: the same,
 // S_{t+1} = Q·K_{t+1}ᵀ issued before tile t's softmax. in_order_two_blocks: Q re-read from shared
-// memory, ≤ 128 registers, two blocks (16 warps) per SM, a 2-stage ring. Unmasked only; head_dim
-// 64 pipelined only.
-enum class RowsKernel { in_order, pipelined, in_order_two_blocks };
+// memory, ≤ 128 registers, two blocks (16 warps) per SM, a 2-stage ring. rows32_two_blocks: the
+// same machinery with 4 warps × 32 rows (Q from shared memory, ≤ 255 registers, two blocks per
+// SM, 2 stages). Unmasked only; head_dim 64 pipelined only.
+enum class RowsKernel { in_order, pipelined, in_order_two_blocks, rows32_two_blocks };
 void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
                              RowsKernel kernel, cudaStream_t stream);
 class FlashFa2RowsAttention : public ForwardAttentionProblem {

@@ -41,8 +41,11 @@ using flash::kBlockN;
 using flash::swizzled_offset;
 using flash::tile_bytes;
 
-constexpr int kRowWarps = kBlockM / 16;  // 8 warps of one m16 tile each
-constexpr int kRowThreads = 32 * kRowWarps;
+// kMTiles m16 tiles per warp: 1 (16 rows, 8 warps per 128-row block) or 2 (32 rows, 4 warps).
+template <int kMTiles>
+constexpr int kRowWarps = kBlockM / (16 * kMTiles);
+template <int kMTiles>
+constexpr int kRowThreads = 32 * kRowWarps<kMTiles>;
 constexpr int kPanel = 64;  // one TMA box row: 64 BF16 = 128 bytes, the swizzle span
 
 template <int kD>
@@ -56,13 +59,13 @@ constexpr int rows_smem_bytes() {
          static_cast<int>(common::kSharedAlignmentSlack);
 }
 
-// One warp's 16 rows. Thread (g = lane / 4, q = lane % 4) holds rows g (h 0) and g + 8 (h 1) and,
-// per 8-column n-tile, columns 2q and 2q + 1.
-template <int kD>
+// One warp's rows, kMTiles m16 tiles [mt]. Thread (g = lane / 4, q = lane % 4) holds rows g (h 0)
+// and g + 8 (h 1) of each and, per 8-column n-tile, columns 2q and 2q + 1.
+template <int kD, int kMTiles>
 struct RowState {
-  float o[kD / 8][4];
-  float row_base[2];  // running max · scale_log2 (see flash_tile_mma_sync.cuh, online_softmax)
-  float row_sum[2];   // this thread's part of Σ p
+  float o[kMTiles][kD / 8][4];
+  float row_base[kMTiles][2];  // running max · scale_log2 (flash_tile_mma_sync.cuh, online_softmax)
+  float row_sum[kMTiles][2];   // this thread's part of Σ p
 };
 
 // ldmatrix from a 32-bit shared-memory address (the swizzle arithmetic below works on it).
@@ -104,86 +107,99 @@ using QFragments = std::uint32_t[kQInRegisters ? kD / 16 : 1][4];
 // order a0..a3). k_lane: the K tile's address plus this lane's lane_offset (B matrices (keys 0-7,
 // dims 0-7), (keys 0-7, dims 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of
 // n-tile 0, then of n-tile 1).
-template <int kD, bool kQInRegisters>
-__device__ __forceinline__ void scores_16rows(float (&s)[kBlockN / 8][4],
+template <int kD, int kMTiles, bool kQInRegisters>
+__device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kBlockN / 8][4],
                                               const QFragments<kD, kQInRegisters>& q,
                                               std::uint32_t q_lane, std::uint32_t k_lane) {
+  static_assert(!kQInRegisters || kMTiles == 1, "Q in registers: one m-tile per warp only");
 #pragma unroll
-  for (int nt = 0; nt < kBlockN / 8; ++nt)
+  for (int mt = 0; mt < kMTiles; ++mt)
 #pragma unroll
-    for (int e = 0; e < 4; ++e)
-      s[nt][e] = 0.0f;
+    for (int nt = 0; nt < kBlockN / 8; ++nt)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        s[mt][nt][e] = 0.0f;
 #pragma unroll
   for (int ks = 0; ks < kD / 16; ++ks) {
-    std::uint32_t a[4];
+    std::uint32_t a[kMTiles][4];
     if constexpr (kQInRegisters) {
 #pragma unroll
       for (int e = 0; e < 4; ++e)
-        a[e] = q[ks][e];
+        a[0][e] = q[ks][e];
     } else {
-      ldsm_x4(a, kstep_address<kBlockM>(q_lane, ks, 0));
+#pragma unroll
+      for (int mt = 0; mt < kMTiles; ++mt)
+        ldsm_x4(a[mt], kstep_address<kBlockM>(q_lane, ks, mt));
     }
 #pragma unroll
     for (int np = 0; np < kBlockN / 16; ++np) {
       std::uint32_t b[4];
       ldsm_x4(b, kstep_address(k_lane, ks, np));
-      common::mma_m16n8k16_bf16(s[2 * np], a, b[0], b[1]);
-      common::mma_m16n8k16_bf16(s[2 * np + 1], a, b[2], b[3]);
+#pragma unroll
+      for (int mt = 0; mt < kMTiles; ++mt) {
+        common::mma_m16n8k16_bf16(s[mt][2 * np], a[mt], b[0], b[1]);
+        common::mma_m16n8k16_bf16(s[mt][2 * np + 1], a[mt], b[2], b[3]);
+      }
     }
   }
 }
 
 // Online softmax of one tile (the same arithmetic as flash_tile_mma_sync.cuh's online_softmax for
 // one m-tile): P as BF16 A fragments of the P·V k-steps, O and the sum rescaled.
-template <int kD>
-__device__ __forceinline__ void softmax_16rows(const float (&s)[kBlockN / 8][4],
-                                               std::uint32_t (&p)[kBlockN / 16][4],
-                                               RowState<kD>& st, float scale_log2) {
+template <int kD, int kMTiles>
+__device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kBlockN / 8][4],
+                                               std::uint32_t (&p)[kMTiles][kBlockN / 16][4],
+                                               RowState<kD, kMTiles>& st, float scale_log2) {
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    float tile_max = -INFINITY;
+  for (int mt = 0; mt < kMTiles; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < kBlockN / 8; ++nt)
-      tile_max = fmaxf(tile_max, fmaxf(s[nt][2 * h], s[nt][2 * h + 1]));
-    tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
-    tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
-    // Unmasked: every tile has a finite max, so the base is finite after the first tile and the
-    // first tile's correction is 2^(-inf) = 0 (O and the sum are 0 then anyway).
-    const float base = fmaxf(st.row_base[h], tile_max * scale_log2);
-    const float correction = common::exp2_approx(st.row_base[h] - base);
-    st.row_base[h] = base;
-    float sum = 0.0f;
+    for (int h = 0; h < 2; ++h) {
+      float tile_max = -INFINITY;
 #pragma unroll
-    for (int nt = 0; nt < kBlockN / 8; ++nt) {
-      const float p0 = common::exp2_approx(fmaf(s[nt][2 * h], scale_log2, -base));
-      const float p1 = common::exp2_approx(fmaf(s[nt][2 * h + 1], scale_log2, -base));
-      sum += p0 + p1;
-      p[nt / 2][(nt % 2) * 2 + h] = common::pack_bf16x2(p0, p1);
+      for (int nt = 0; nt < kBlockN / 8; ++nt)
+        tile_max = fmaxf(tile_max, fmaxf(s[mt][nt][2 * h], s[mt][nt][2 * h + 1]));
+      tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+      tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+      // Unmasked: every tile has a finite max, so the base is finite after the first tile and the
+      // first tile's correction is 2^(-inf) = 0 (O and the sum are 0 then anyway).
+      const float base = fmaxf(st.row_base[mt][h], tile_max * scale_log2);
+      const float correction = common::exp2_approx(st.row_base[mt][h] - base);
+      st.row_base[mt][h] = base;
+      float sum = 0.0f;
+#pragma unroll
+      for (int nt = 0; nt < kBlockN / 8; ++nt) {
+        const float p0 = common::exp2_approx(fmaf(s[mt][nt][2 * h], scale_log2, -base));
+        const float p1 = common::exp2_approx(fmaf(s[mt][nt][2 * h + 1], scale_log2, -base));
+        sum += p0 + p1;
+        p[mt][nt / 2][(nt % 2) * 2 + h] = common::pack_bf16x2(p0, p1);
+      }
+      st.row_sum[mt][h] = st.row_sum[mt][h] * correction + sum;
+#pragma unroll
+      for (int dt = 0; dt < kD / 8; ++dt) {
+        st.o[mt][dt][2 * h] *= correction;
+        st.o[mt][dt][2 * h + 1] *= correction;
+      }
     }
-    st.row_sum[h] = st.row_sum[h] * correction + sum;
-#pragma unroll
-    for (int dt = 0; dt < kD / 8; ++dt) {
-      st.o[dt][2 * h] *= correction;
-      st.o[dt][2 * h + 1] *= correction;
-    }
-  }
 }
 
 // O += P·V_tile, V by ldmatrix.trans. v_lane: the V tile's shared address plus this lane's
 // lane_offset (matrices (keys 0-7, dims 0-7), (keys 8-15, dims 0-7), (keys 0-7, dims 8-15),
 // (keys 8-15, dims 8-15): b0, b1 of the first dim n-tile, then of the second).
-template <int kD>
-__device__ __forceinline__ void accumulate_pv_16rows(RowState<kD>& st,
-                                                     const std::uint32_t (&p)[kBlockN / 16][4],
-                                                     std::uint32_t v_lane) {
+template <int kD, int kMTiles>
+__device__ __forceinline__ void
+accumulate_pv_16rows(RowState<kD, kMTiles>& st, const std::uint32_t (&p)[kMTiles][kBlockN / 16][4],
+                     std::uint32_t v_lane) {
 #pragma unroll
   for (int kk = 0; kk < kBlockN / 16; ++kk)
 #pragma unroll
     for (int dp = 0; dp < kD / 16; ++dp) {
       std::uint32_t b[4];
       ldsm_x4_trans(b, kstep_address(v_lane, dp, kk));
-      common::mma_m16n8k16_bf16(st.o[2 * dp], p[kk], b[0], b[1]);
-      common::mma_m16n8k16_bf16(st.o[2 * dp + 1], p[kk], b[2], b[3]);
+#pragma unroll
+      for (int mt = 0; mt < kMTiles; ++mt) {
+        common::mma_m16n8k16_bf16(st.o[mt][2 * dp], p[mt][kk], b[0], b[1]);
+        common::mma_m16n8k16_bf16(st.o[mt][2 * dp + 1], p[mt][kk], b[2], b[3]);
+      }
     }
 }
 
@@ -202,10 +218,12 @@ __device__ __forceinline__ void start_stage_copy(const CUtensorMap& k_map, const
   }
 }
 
-// kPipelined: S_{t+1} issued before tile t's softmax. kQInRegisters: Q loaded into registers
-// once. kBlocksPerSm: the launch bound (1: up to 255 registers; 2: 128). kStages: K/V ring depth.
-template <int kD, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
-__global__ void __launch_bounds__(kRowThreads, kBlocksPerSm)
+// kMTiles: m16 tiles per warp (1: 8 warps of 16 rows; 2: 4 warps of 32 rows). kPipelined:
+// S_{t+1} issued before tile t's softmax. kQInRegisters: Q loaded into registers once.
+// kBlocksPerSm: the launch bound (at 8 warps, 1: up to 255 registers, 2: 128; at 4 warps, 2: 255).
+// kStages: K/V ring depth.
+template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
+__global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
     flash_fa2_16rows_kernel(const __grid_constant__ CUtensorMap q_map,
                             const __grid_constant__ CUtensorMap k_map,
                             const __grid_constant__ CUtensorMap v_map,
@@ -240,7 +258,7 @@ __global__ void __launch_bounds__(kRowThreads, kBlocksPerSm)
     common::mbarrier_init(&q_full, 1);
     for (int s = 0; s < kStages; ++s) {
       common::mbarrier_init(&full[s], 1);
-      common::mbarrier_init(&empty[s], kRowWarps);
+      common::mbarrier_init(&empty[s], kRowWarps<kMTiles>);
     }
     common::mbarrier_init_fence();
     common::fence_proxy_async_shared();
@@ -258,7 +276,7 @@ __global__ void __launch_bounds__(kRowThreads, kBlocksPerSm)
   // This lane's ldmatrix address in the Q tile; with kQInRegisters Q's fragments are read once.
   const std::uint32_t q_lane =
       common::shared_address(q_tile) +
-      lane_offset(warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4);
+      lane_offset(warp * 16 * kMTiles + (lane & 7) + ((lane >> 3) & 1) * 8, lane >> 4);
   QFragments<kD, kQInRegisters> q;
   common::mbarrier_wait_parity(&q_full, 0);
   if constexpr (kQInRegisters) {
@@ -267,16 +285,19 @@ __global__ void __launch_bounds__(kRowThreads, kBlocksPerSm)
       ldsm_x4(q[ks], kstep_address<kBlockM>(q_lane, ks, 0));
   }
 
-  RowState<kD> st;
+  RowState<kD, kMTiles> st;
 #pragma unroll
-  for (int dt = 0; dt < kD / 8; ++dt)
+  for (int mt = 0; mt < kMTiles; ++mt) {
 #pragma unroll
-    for (int e = 0; e < 4; ++e)
-      st.o[dt][e] = 0.0f;
+    for (int dt = 0; dt < kD / 8; ++dt)
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    st.row_base[h] = -INFINITY;
-    st.row_sum[h] = 0.0f;
+      for (int e = 0; e < 4; ++e)
+        st.o[mt][dt][e] = 0.0f;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      st.row_base[mt][h] = -INFINITY;
+      st.row_sum[mt][h] = 0.0f;
+    }
   }
 
   // The end of tile t: this warp is done with its stage; warp 0's lane 0 then refills the stage of
@@ -296,33 +317,35 @@ __global__ void __launch_bounds__(kRowThreads, kBlocksPerSm)
     }
   };
 
-  float s[kBlockN / 8][4];
-  std::uint32_t p[kBlockN / 16][4];
+  float s[kMTiles][kBlockN / 8][4];
+  std::uint32_t p[kMTiles][kBlockN / 16][4];
   if constexpr (kPipelined) {
     // S_{t+1} is in flight on the tensor cores while tile t's softmax runs.
     common::mbarrier_wait_parity(&full[0], parity(0));
-    scores_16rows<kD, kQInRegisters>(s, q, q_lane, k_lane(0));
+    scores_16rows<kD, kMTiles, kQInRegisters>(s, q, q_lane, k_lane(0));
     for (int t = 0; t + 1 < tiles; ++t) {
       common::mbarrier_wait_parity(&full[(t + 1) % kStages], parity(t + 1));
-      float s_next[kBlockN / 8][4];
-      scores_16rows<kD, kQInRegisters>(s_next, q, q_lane, k_lane(t + 1));
-      softmax_16rows<kD>(s, p, st, scale_log2);
-      accumulate_pv_16rows<kD>(st, p, v_lane(t));
+      float s_next[kMTiles][kBlockN / 8][4];
+      scores_16rows<kD, kMTiles, kQInRegisters>(s_next, q, q_lane, k_lane(t + 1));
+      softmax_16rows<kD, kMTiles>(s, p, st, scale_log2);
+      accumulate_pv_16rows<kD, kMTiles>(st, p, v_lane(t));
       release(t);
 #pragma unroll
-      for (int nt = 0; nt < kBlockN / 8; ++nt)
+      for (int mt = 0; mt < kMTiles; ++mt)
 #pragma unroll
-        for (int e = 0; e < 4; ++e)
-          s[nt][e] = s_next[nt][e];
+        for (int nt = 0; nt < kBlockN / 8; ++nt)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            s[mt][nt][e] = s_next[mt][nt][e];
     }
-    softmax_16rows<kD>(s, p, st, scale_log2);
-    accumulate_pv_16rows<kD>(st, p, v_lane(tiles - 1));
+    softmax_16rows<kD, kMTiles>(s, p, st, scale_log2);
+    accumulate_pv_16rows<kD, kMTiles>(st, p, v_lane(tiles - 1));
   } else {
     for (int t = 0; t < tiles; ++t) {
       common::mbarrier_wait_parity(&full[t % kStages], parity(t));
-      scores_16rows<kD, kQInRegisters>(s, q, q_lane, k_lane(t));
-      softmax_16rows<kD>(s, p, st, scale_log2);
-      accumulate_pv_16rows<kD>(st, p, v_lane(t));
+      scores_16rows<kD, kMTiles, kQInRegisters>(s, q, q_lane, k_lane(t));
+      softmax_16rows<kD, kMTiles>(s, p, st, scale_log2);
+      accumulate_pv_16rows<kD, kMTiles>(st, p, v_lane(t));
       release(t);
     }
   }
@@ -331,23 +354,27 @@ __global__ void __launch_bounds__(kRowThreads, kBlocksPerSm)
   const int g = lane >> 2, qd = lane & 3;
   __nv_bfloat16* o_head = o + static_cast<long long>(head_row) * kD;
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    float l = st.row_sum[h];
-    l += __shfl_xor_sync(0xffffffffu, l, 1);
-    l += __shfl_xor_sync(0xffffffffu, l, 2);
-    const float inv = 1.0f / l;  // unmasked: every row sees every key, l ≥ 1
-    __nv_bfloat16* out = o_head + static_cast<long long>(m0 + warp * 16 + g + 8 * h) * kD;
+  for (int mt = 0; mt < kMTiles; ++mt)
 #pragma unroll
-    for (int dt = 0; dt < kD / 8; ++dt)
-      *reinterpret_cast<std::uint32_t*>(out + dt * 8 + 2 * qd) =
-          common::pack_bf16x2(st.o[dt][2 * h] * inv, st.o[dt][2 * h + 1] * inv);
-  }
+    for (int h = 0; h < 2; ++h) {
+      float l = st.row_sum[mt][h];
+      l += __shfl_xor_sync(0xffffffffu, l, 1);
+      l += __shfl_xor_sync(0xffffffffu, l, 2);
+      const float inv = 1.0f / l;  // unmasked: every row sees every key, l ≥ 1
+      __nv_bfloat16* out =
+          o_head + static_cast<long long>(m0 + (warp * kMTiles + mt) * 16 + g + 8 * h) * kD;
+#pragma unroll
+      for (int dt = 0; dt < kD / 8; ++dt)
+        *reinterpret_cast<std::uint32_t*>(out + dt * 8 + 2 * qd) =
+            common::pack_bf16x2(st.o[mt][dt][2 * h] * inv, st.o[mt][dt][2 * h + 1] * inv);
+    }
 }
 
-template <int kD, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
+template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
 void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
-  const auto kernel = flash_fa2_16rows_kernel<kD, kPipelined, kQInRegisters, kBlocksPerSm, kStages>;
+  const auto kernel =
+      flash_fa2_16rows_kernel<kD, kMTiles, kPipelined, kQInRegisters, kBlocksPerSm, kStages>;
   constexpr int kSmem = rows_smem_bytes<kD, kStages>();
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
@@ -357,8 +384,8 @@ void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* 
                              std::to_string(kSmem) + " bytes: " + cudaGetErrorString(status));
   const dim3 grid(static_cast<unsigned>(shape.seq / kBlockM),
                   static_cast<unsigned>(shape.batch * shape.heads));
-  kernel<<<grid, kRowThreads, kSmem, stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
-                                               shape.softmax_scale() * flash::kLog2e);
+  kernel<<<grid, kRowThreads<kMTiles>, kSmem, stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
+                                                        shape.softmax_scale() * flash::kLog2e);
 }
 
 }  // namespace
@@ -373,15 +400,17 @@ void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps
     if (kernel != RowsKernel::pipelined)
       throw std::invalid_argument("flash FA2, 16 rows per warp: head_dim 64 is built pipelined "
                                   "only");
-    return launch<64, true, true, 2, 4>(shape, maps, o, stream);
+    return launch<64, 1, true, true, 2, 4>(shape, maps, o, stream);
   }
   switch (kernel) {
   case RowsKernel::in_order:
-    return launch<128, false, true, 1, 4>(shape, maps, o, stream);
+    return launch<128, 1, false, true, 1, 4>(shape, maps, o, stream);
   case RowsKernel::pipelined:
-    return launch<128, true, true, 1, 4>(shape, maps, o, stream);
+    return launch<128, 1, true, true, 1, 4>(shape, maps, o, stream);
   case RowsKernel::in_order_two_blocks:
-    return launch<128, false, false, 2, 2>(shape, maps, o, stream);
+    return launch<128, 1, false, false, 2, 2>(shape, maps, o, stream);
+  case RowsKernel::rows32_two_blocks:
+    return launch<128, 2, false, false, 2, 2>(shape, maps, o, stream);
   }
 }
 
