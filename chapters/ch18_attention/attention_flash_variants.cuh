@@ -57,8 +57,15 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
 // S_{t+1} = Q·K_{t+1}ᵀ issued before tile t's softmax. in_order_two_blocks: Q re-read from shared
 // memory, ≤ 128 registers, two blocks (16 warps) per SM, a 2-stage ring. rows32_two_blocks: the
 // same machinery with 4 warps × 32 rows (Q from shared memory, ≤ 255 registers, two blocks per
-// SM, 2 stages). Unmasked only; head_dim 64 pipelined only.
-enum class RowsKernel { in_order, pipelined, in_order_two_blocks, rows32_two_blocks };
+// SM, 2 stages). rows32_pipelined: that, with each 64-key tile in two 32-key passes and the next
+// pass's scores issued before this pass's softmax. Unmasked only; head_dim 64 pipelined only.
+enum class RowsKernel {
+  in_order,
+  pipelined,
+  in_order_two_blocks,
+  rows32_two_blocks,
+  rows32_pipelined
+};
 void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
                              RowsKernel kernel, cudaStream_t stream);
 class FlashFa2RowsAttention : public ForwardAttentionProblem {

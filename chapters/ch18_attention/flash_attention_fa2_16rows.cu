@@ -102,20 +102,20 @@ __device__ __forceinline__ std::uint32_t kstep_address(std::uint32_t lane_addres
 template <int kD, bool kQInRegisters>
 using QFragments = std::uint32_t[kQInRegisters ? kD / 16 : 1][4];
 
-// S = Q_warp · K_tileᵀ. Q from q (kQInRegisters) or by ldmatrix at q_lane (the Q tile's shared
-// address plus this lane's lane_offset: A matrices (rows 0-7 | 8-15) × (cols 0-7 | 8-15) in the
-// order a0..a3). k_lane: the K tile's address plus this lane's lane_offset (B matrices (keys 0-7,
-// dims 0-7), (keys 0-7, dims 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of
-// n-tile 0, then of n-tile 1).
-template <int kD, int kMTiles, bool kQInRegisters>
-__device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kBlockN / 8][4],
+// S = Q_warp · K_tileᵀ over kKeys keys (k_lane already offset to the first of them). Q from q
+// (kQInRegisters) or by ldmatrix at q_lane (the Q tile's shared address plus this lane's
+// lane_offset: A matrices (rows 0-7 | 8-15) × (cols 0-7 | 8-15) in the order a0..a3). k_lane: the K
+// tile's address plus this lane's lane_offset (B matrices (keys 0-7, dims 0-7), (keys 0-7, dims
+// 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of n-tile 0, then of n-tile 1).
+template <int kD, int kMTiles, bool kQInRegisters, int kKeys = kBlockN>
+__device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kKeys / 8][4],
                                               const QFragments<kD, kQInRegisters>& q,
                                               std::uint32_t q_lane, std::uint32_t k_lane) {
   static_assert(!kQInRegisters || kMTiles == 1, "Q in registers: one m-tile per warp only");
 #pragma unroll
   for (int mt = 0; mt < kMTiles; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < kBlockN / 8; ++nt)
+    for (int nt = 0; nt < kKeys / 8; ++nt)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         s[mt][nt][e] = 0.0f;
@@ -132,7 +132,7 @@ __device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kBlockN / 8][4
         ldsm_x4(a[mt], kstep_address<kBlockM>(q_lane, ks, mt));
     }
 #pragma unroll
-    for (int np = 0; np < kBlockN / 16; ++np) {
+    for (int np = 0; np < kKeys / 16; ++np) {
       std::uint32_t b[4];
       ldsm_x4(b, kstep_address(k_lane, ks, np));
 #pragma unroll
@@ -146,9 +146,9 @@ __device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kBlockN / 8][4
 
 // Online softmax of one tile (the same arithmetic as flash_tile_mma_sync.cuh's online_softmax for
 // one m-tile): P as BF16 A fragments of the P·V k-steps, O and the sum rescaled.
-template <int kD, int kMTiles>
-__device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kBlockN / 8][4],
-                                               std::uint32_t (&p)[kMTiles][kBlockN / 16][4],
+template <int kD, int kMTiles, int kKeys = kBlockN>
+__device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kKeys / 8][4],
+                                               std::uint32_t (&p)[kMTiles][kKeys / 16][4],
                                                RowState<kD, kMTiles>& st, float scale_log2) {
 #pragma unroll
   for (int mt = 0; mt < kMTiles; ++mt)
@@ -156,7 +156,7 @@ __device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kBlockN
     for (int h = 0; h < 2; ++h) {
       float tile_max = -INFINITY;
 #pragma unroll
-      for (int nt = 0; nt < kBlockN / 8; ++nt)
+      for (int nt = 0; nt < kKeys / 8; ++nt)
         tile_max = fmaxf(tile_max, fmaxf(s[mt][nt][2 * h], s[mt][nt][2 * h + 1]));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
@@ -167,7 +167,7 @@ __device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kBlockN
       st.row_base[mt][h] = base;
       float sum = 0.0f;
 #pragma unroll
-      for (int nt = 0; nt < kBlockN / 8; ++nt) {
+      for (int nt = 0; nt < kKeys / 8; ++nt) {
         const float p0 = common::exp2_approx(fmaf(s[mt][nt][2 * h], scale_log2, -base));
         const float p1 = common::exp2_approx(fmaf(s[mt][nt][2 * h + 1], scale_log2, -base));
         sum += p0 + p1;
@@ -185,12 +185,12 @@ __device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kBlockN
 // O += P·V_tile, V by ldmatrix.trans. v_lane: the V tile's shared address plus this lane's
 // lane_offset (matrices (keys 0-7, dims 0-7), (keys 8-15, dims 0-7), (keys 0-7, dims 8-15),
 // (keys 8-15, dims 8-15): b0, b1 of the first dim n-tile, then of the second).
-template <int kD, int kMTiles>
+template <int kD, int kMTiles, int kKeys = kBlockN>
 __device__ __forceinline__ void
-accumulate_pv_16rows(RowState<kD, kMTiles>& st, const std::uint32_t (&p)[kMTiles][kBlockN / 16][4],
+accumulate_pv_16rows(RowState<kD, kMTiles>& st, const std::uint32_t (&p)[kMTiles][kKeys / 16][4],
                      std::uint32_t v_lane) {
 #pragma unroll
-  for (int kk = 0; kk < kBlockN / 16; ++kk)
+  for (int kk = 0; kk < kKeys / 16; ++kk)
 #pragma unroll
     for (int dp = 0; dp < kD / 16; ++dp) {
       std::uint32_t b[4];
@@ -221,8 +221,10 @@ __device__ __forceinline__ void start_stage_copy(const CUtensorMap& k_map, const
 // kMTiles: m16 tiles per warp (1: 8 warps of 16 rows; 2: 4 warps of 32 rows). kPipelined:
 // S_{t+1} issued before tile t's softmax. kQInRegisters: Q loaded into registers once.
 // kBlocksPerSm: the launch bound (at 8 warps, 1: up to 255 registers, 2: 128; at 4 warps, 2: 255).
-// kStages: K/V ring depth.
-template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
+// kStages: K/V ring depth. kPassKeys: keys per score/softmax/P·V pass (64: the whole tile; 32:
+// halves, pipelined only, S in half the registers: what lets the 32-row warp pipeline).
+template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages,
+          int kPassKeys>
 __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
     flash_fa2_16rows_kernel(const __grid_constant__ CUtensorMap q_map,
                             const __grid_constant__ CUtensorMap k_map,
@@ -317,9 +319,37 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
     }
   };
 
-  float s[kMTiles][kBlockN / 8][4];
-  std::uint32_t p[kMTiles][kBlockN / 16][4];
-  if constexpr (kPipelined) {
+  float s[kMTiles][kPassKeys / 8][4];
+  std::uint32_t p[kMTiles][kPassKeys / 16][4];
+  static_assert(kPassKeys == kBlockN || (kPassKeys * 2 == kBlockN && kPipelined),
+                "32-key passes: pipelined only");
+  if constexpr (kPipelined && kPassKeys != kBlockN) {
+    // Half tiles: the scores of the next half are issued before this half's softmax. Half 1 of a
+    // tile starts kHalf bytes into each 64-column panel of its K and V stage.
+    constexpr std::uint32_t kHalf = kPassKeys * 128;
+    float s_next[kMTiles][kPassKeys / 8][4];
+    const auto qk = [&](float(&dst)[kMTiles][kPassKeys / 8][4], std::uint32_t k_address) {
+      scores_16rows<kD, kMTiles, kQInRegisters, kPassKeys>(dst, q, q_lane, k_address);
+    };
+    const auto softmax_pv = [&](const float(&src)[kMTiles][kPassKeys / 8][4],
+                                std::uint32_t v_address) {
+      softmax_16rows<kD, kMTiles, kPassKeys>(src, p, st, scale_log2);
+      accumulate_pv_16rows<kD, kMTiles, kPassKeys>(st, p, v_address);
+    };
+    common::mbarrier_wait_parity(&full[0], parity(0));
+    qk(s, k_lane(0));
+    for (int t = 0; t + 1 < tiles; ++t) {
+      qk(s_next, k_lane(t) + kHalf);
+      softmax_pv(s, v_lane(t));
+      common::mbarrier_wait_parity(&full[(t + 1) % kStages], parity(t + 1));
+      qk(s, k_lane(t + 1));
+      softmax_pv(s_next, v_lane(t) + kHalf);
+      release(t);
+    }
+    qk(s_next, k_lane(tiles - 1) + kHalf);
+    softmax_pv(s, v_lane(tiles - 1));
+    softmax_pv(s_next, v_lane(tiles - 1) + kHalf);
+  } else if constexpr (kPipelined) {
     // S_{t+1} is in flight on the tensor cores while tile t's softmax runs.
     common::mbarrier_wait_parity(&full[0], parity(0));
     scores_16rows<kD, kMTiles, kQInRegisters>(s, q, q_lane, k_lane(0));
@@ -370,11 +400,12 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
     }
 }
 
-template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
+template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages,
+          int kPassKeys = kBlockN>
 void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
-  const auto kernel =
-      flash_fa2_16rows_kernel<kD, kMTiles, kPipelined, kQInRegisters, kBlocksPerSm, kStages>;
+  const auto kernel = flash_fa2_16rows_kernel<kD, kMTiles, kPipelined, kQInRegisters, kBlocksPerSm,
+                                              kStages, kPassKeys>;
   constexpr int kSmem = rows_smem_bytes<kD, kStages>();
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
@@ -411,6 +442,8 @@ void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps
     return launch<128, 1, false, false, 2, 2>(shape, maps, o, stream);
   case RowsKernel::rows32_two_blocks:
     return launch<128, 2, false, false, 2, 2>(shape, maps, o, stream);
+  case RowsKernel::rows32_pipelined:
+    return launch<128, 2, true, false, 2, 2, 32>(shape, maps, o, stream);
   }
 }
 
