@@ -102,12 +102,14 @@ __device__ __forceinline__ std::uint32_t kstep_address(std::uint32_t lane_addres
 template <int kD, bool kQInRegisters>
 using QFragments = std::uint32_t[kQInRegisters ? kD / 16 : 1][4];
 
-// S = Q_warp · K_tileᵀ over kKeys keys (k_lane already offset to the first of them). Q from q
-// (kQInRegisters) or by ldmatrix at q_lane (the Q tile's shared address plus this lane's
+// S = Q_warp · K_tileᵀ over kKeys keys (k_lane already offset to the first of them). kStepUnroll:
+// how many k-steps ptxas may unroll (at 32 rows, 2 keeps it in 255 registers: fully unrolled it
+// hoists later k-steps' fragments and spills 32-108 bytes; 1 or 2 spill 0-4, ptxas -v sm_90a). Q
+// from q (kQInRegisters) or by ldmatrix at q_lane (the Q tile's shared address plus this lane's
 // lane_offset: A matrices (rows 0-7 | 8-15) × (cols 0-7 | 8-15) in the order a0..a3). k_lane: the K
 // tile's address plus this lane's lane_offset (B matrices (keys 0-7, dims 0-7), (keys 0-7, dims
 // 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of n-tile 0, then of n-tile 1).
-template <int kD, int kMTiles, bool kQInRegisters, int kKeys = kBlockN>
+template <int kD, int kMTiles, bool kQInRegisters, int kKeys = kBlockN, int kStepUnroll = kD / 16>
 __device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kKeys / 8][4],
                                               const QFragments<kD, kQInRegisters>& q,
                                               std::uint32_t q_lane, std::uint32_t k_lane) {
@@ -119,7 +121,7 @@ __device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kKeys / 8][4],
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         s[mt][nt][e] = 0.0f;
-#pragma unroll
+#pragma unroll kStepUnroll
   for (int ks = 0; ks < kD / 16; ++ks) {
     std::uint32_t a[kMTiles][4];
     if constexpr (kQInRegisters) {
@@ -308,6 +310,7 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
   // order; pipelined: kStages − 3) before it is needed. With 2 stages (the two-blocks kernel, no
   // shared memory for more) kLag = 0 keeps one tile of lead; warp 0 then waits for the slowest.
   constexpr int kLag = kStages > 2 ? 1 : 0;
+  constexpr int kStepUnroll = kMTiles == 2 ? 2 : kD / 16;  // see scores_16rows
   const auto release = [&](int t) {
     __syncwarp();
     if (lane == 0)
@@ -329,7 +332,7 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
     constexpr std::uint32_t kHalf = kPassKeys * 128;
     float s_next[kMTiles][kPassKeys / 8][4];
     const auto qk = [&](float(&dst)[kMTiles][kPassKeys / 8][4], std::uint32_t k_address) {
-      scores_16rows<kD, kMTiles, kQInRegisters, kPassKeys>(dst, q, q_lane, k_address);
+      scores_16rows<kD, kMTiles, kQInRegisters, kPassKeys, kStepUnroll>(dst, q, q_lane, k_address);
     };
     const auto softmax_pv = [&](const float(&src)[kMTiles][kPassKeys / 8][4],
                                 std::uint32_t v_address) {
@@ -352,11 +355,12 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
   } else if constexpr (kPipelined) {
     // S_{t+1} is in flight on the tensor cores while tile t's softmax runs.
     common::mbarrier_wait_parity(&full[0], parity(0));
-    scores_16rows<kD, kMTiles, kQInRegisters>(s, q, q_lane, k_lane(0));
+    scores_16rows<kD, kMTiles, kQInRegisters, kBlockN, kStepUnroll>(s, q, q_lane, k_lane(0));
     for (int t = 0; t + 1 < tiles; ++t) {
       common::mbarrier_wait_parity(&full[(t + 1) % kStages], parity(t + 1));
       float s_next[kMTiles][kBlockN / 8][4];
-      scores_16rows<kD, kMTiles, kQInRegisters>(s_next, q, q_lane, k_lane(t + 1));
+      scores_16rows<kD, kMTiles, kQInRegisters, kBlockN, kStepUnroll>(s_next, q, q_lane,
+                                                                      k_lane(t + 1));
       softmax_16rows<kD, kMTiles>(s, p, st, scale_log2);
       accumulate_pv_16rows<kD, kMTiles>(st, p, v_lane(t));
       release(t);
@@ -373,7 +377,7 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
   } else {
     for (int t = 0; t < tiles; ++t) {
       common::mbarrier_wait_parity(&full[t % kStages], parity(t));
-      scores_16rows<kD, kMTiles, kQInRegisters>(s, q, q_lane, k_lane(t));
+      scores_16rows<kD, kMTiles, kQInRegisters, kBlockN, kStepUnroll>(s, q, q_lane, k_lane(t));
       softmax_16rows<kD, kMTiles>(s, p, st, scale_log2);
       accumulate_pv_16rows<kD, kMTiles>(st, p, v_lane(t));
       release(t);
