@@ -52,22 +52,13 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
   FlashTmaMaps maps_{};
 };
 
-// mma.sync + TMA, 8 warps × 16 query rows per 128-row block (flash_attention_fa2_16rows.cu);
-// sm_90. in_order: Q in registers, one block per SM, a 4-stage K/V ring. pipelined: the same,
-// S_{t+1} = Q·K_{t+1}ᵀ issued before tile t's softmax. in_order_two_blocks: Q re-read from shared
-// memory, ≤ 128 registers, two blocks (16 warps) per SM, a 2-stage ring. rows32_two_blocks: the
-// same machinery with 4 warps × 32 rows (Q from shared memory, ≤ 255 registers, two blocks per
-// SM, 2 stages). rows32_pipelined: that, with each 64-key tile in two 32-key passes and the next
-// pass's scores issued before this pass's softmax. Unmasked only; head_dim 64 pipelined only.
-enum class RowsKernel {
-  in_order,
-  pipelined,
-  in_order_two_blocks,
-  rows32_two_blocks,
-  rows32_pipelined
-};
-void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
-                             RowsKernel kernel, cudaStream_t stream);
+// mma.sync + TMA ring with per-warp release, XOR-form ldmatrix addresses
+// (flash_attention_fa2_rows.cu); sm_90. rows32: 4 warps × 32 query rows, two blocks per SM.
+// rows16_pipelined: 8 warps × 16 rows, Q in registers, S_{t+1} = Q·K_{t+1}ᵀ issued before tile
+// t's softmax. Unmasked only; head_dim 64 or 128.
+enum class RowsKernel { rows32, rows16_pipelined };
+void launch_flash_fa2_rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
+                           RowsKernel kernel, cudaStream_t stream);
 class FlashFa2RowsAttention : public ForwardAttentionProblem {
  public:
   FlashFa2RowsAttention(ForwardShape shape, RowsKernel kernel)
@@ -83,8 +74,7 @@ class FlashFa2RowsAttention : public ForwardAttentionProblem {
     maps_ = make_flash_tma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    launch_flash_fa2_16rows(shape(), maps_, static_cast<__nv_bfloat16*>(o()), kernel_,
-                            ctx.stream());
+    launch_flash_fa2_rows(shape(), maps_, static_cast<__nv_bfloat16*>(o()), kernel_, ctx.stream());
     AISP_CHECK_LAUNCH();
   }
 

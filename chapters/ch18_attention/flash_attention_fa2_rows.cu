@@ -1,23 +1,23 @@
-// Flash attention, FA2 arithmetic (mma.sync m16n8k16), 16 query rows per warp. What changed vs
-// the TMA rung (flash_attention_fa2_tma.cu, 4 warps × 32 rows, 255 registers, two blocks and so
-// two warps per scheduler): a block of 128 rows is 8 warps × 16 rows (one m16 tile each), so a
-// warp's O is 16×D FP32 = 64 registers at D 128 instead of 128. The registers freed pay for:
-//   - Q in registers: the warp's 16×D Q fragments (32 registers at D 128) are loaded from shared
-//     memory once, not re-read every tile;
-//   - (kPipelined) software pipelining: S_{t+1} = Q·K_{t+1}ᵀ is issued before tile t's softmax, so
-//     each warp has tensor-core work in flight while its exponentials run (S twice: 2 × 32
-//     registers), instead of relying on another warp of the scheduler to fill the gap.
-// The price: every warp reads the whole K and V tile through ldmatrix for half the rows, so the
-// shared-memory reads per FLOP double: 2·64·D·2 bytes per 4·16·64·D FLOPs = 1/16 byte per FLOP
-// (the 32-row rung: 1/32 plus its Q re-reads, 5/128). At 350 TFLOP/s on the H200 (132 SMs,
-// 1.98 GHz) that is 1339 FLOP per SM-cycle: 84 of the 128 bytes per cycle shared memory delivers,
-// plus the TMA writes of the tiles (32 KB per block and tile at D 128, 1/8 of the reads): ~94 B per
-// cycle, below the limit but not by much (the measurement decides).
-// K/V: kStages-deep TMA ring (64 keys × D per stage), full barriers counted by the copy engine,
-// empty barriers by the 8 warps (one arrival each); warp 0's lane 0 refills the stage of tile t-1
-// at the end of tile t, so a warp may run up to one tile ahead of the slowest without waiting
-// (2 stages: the stage of tile t itself).
-// Shared memory at D 128, 4 stages: Q 32 KB + 4 × 32 KB = 160 KB: one block (8 warps) per SM.
+// Flash attention, FA2 arithmetic (mma.sync m16n8k16, no wgmma), the kernel behind two rungs that
+// differ in how many query rows a warp owns (kMTiles m16 tiles). What changed vs the TMA rung
+// (flash_attention_fa2_tma.cu: 4 warps × 32 rows, block barrier every tile, swizzled_offset per
+// ldmatrix):
+//   - the K/V tiles (64 keys × D) come through a kStages-deep TMA ring: full barriers counted by
+//     the copy engine, empty barriers by the warps (one arrival each when done with a tile), and
+//     warp 0's lane 0 refills a stage once every warp has released it. No block barrier in the
+//     loop: warps drift apart, so their softmax phases stop lining up.
+//   - ldmatrix addresses in XOR form (lane_offset, kstep_address): one LOP3 per k-step and tile,
+//     the rest LDSM immediates, instead of ~4 integer instructions per load.
+// The rungs:
+//   - 32 rows per warp (kMTiles 2; `_fa2_32rows`, the FA2 rung that reaches the target): 4 warps
+//     per 128-row block, every K/V fragment feeds two MMAs, Q re-read from shared memory each
+//     tile, ≤ 255 registers, two blocks per SM, a 2-stage ring (96 KB per block at D 128).
+//     Shared-memory reads: (8 + 16 + 16) KB per warp and tile for 1 MFLOP, 5/128 byte per FLOP.
+//   - 16 rows per warp (kMTiles 1; `_fa2_16rows_pipelined`): 8 warps, O in 64 registers, so Q
+//     stays in registers and the warp is software-pipelined: S_{t+1} = Q·K_{t+1}ᵀ is issued before
+//     tile t's softmax (S twice). One block per SM (248 registers), a 4-stage ring (160 KB). Every
+//     warp reads all of K and V for 16 rows: 1/16 byte per FLOP, and shared memory became the
+//     busiest unit (ncu: 77%), which is why 32 rows per warp wins.
 // Bytes (K/V from L2 once per 128-row block), FLOPs and ceiling as the other FA2 rungs.
 // Unmasked only (the masked pairs use the FA3 rung).
 #include <cuda_bf16.h>
@@ -86,7 +86,7 @@ __device__ __forceinline__ void ldsm_x4_trans(std::uint32_t (&r)[4], std::uint32
 // part (lane_offset) XOR a constant. With the tile 1024-byte aligned, the address of k-step j and
 // 16-row group i is ((tile + lane_offset) ^ 32·(j % 4)) + 8192·(j / 4) + 2048·i: one LOP3 per
 // j % 4 and tile, the rest immediate offsets of LDSM (swizzled_offset per load: ~4 integer
-// instructions each, ~250 per tile and thread at 16 rows per warp, 35% of the loop's instructions).
+// instructions each: at 16 rows per warp ~250 per tile and thread, 35% of the loop's instructions).
 __device__ __forceinline__ std::uint32_t lane_offset(int row, int chunk_in_pair) {
   return static_cast<std::uint32_t>(row * 128 + ((chunk_in_pair ^ (row & 7)) << 4));
 }
@@ -102,22 +102,23 @@ __device__ __forceinline__ std::uint32_t kstep_address(std::uint32_t lane_addres
 template <int kD, bool kQInRegisters>
 using QFragments = std::uint32_t[kQInRegisters ? kD / 16 : 1][4];
 
-// S = Q_warp · K_tileᵀ over kKeys keys (k_lane already offset to the first of them). kStepUnroll:
-// how many k-steps ptxas may unroll (at 32 rows, 2 keeps it in 255 registers: fully unrolled it
-// hoists later k-steps' fragments and spills 32-108 bytes; 1 or 2 spill 0-4, ptxas -v sm_90a). Q
-// from q (kQInRegisters) or by ldmatrix at q_lane (the Q tile's shared address plus this lane's
-// lane_offset: A matrices (rows 0-7 | 8-15) × (cols 0-7 | 8-15) in the order a0..a3). k_lane: the K
-// tile's address plus this lane's lane_offset (B matrices (keys 0-7, dims 0-7), (keys 0-7, dims
-// 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of n-tile 0, then of n-tile 1).
-template <int kD, int kMTiles, bool kQInRegisters, int kKeys = kBlockN, int kStepUnroll = kD / 16>
-__device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kKeys / 8][4],
-                                              const QFragments<kD, kQInRegisters>& q,
-                                              std::uint32_t q_lane, std::uint32_t k_lane) {
+// S = Q_warp · K_tileᵀ. Q from q (kQInRegisters) or by ldmatrix at q_lane (the Q tile's shared
+// address plus this lane's lane_offset: A matrices (rows 0-7 | 8-15) × (cols 0-7 | 8-15) in the
+// order a0..a3). k_lane: the K tile's address plus this lane's lane_offset (B matrices (keys 0-7,
+// dims 0-7), (keys 0-7, dims 8-15), (keys 8-15, dims 0-7), (keys 8-15, dims 8-15): b0, b1 of
+// n-tile 0, then of n-tile 1). kStepUnroll: how many k-steps ptxas may unroll. At 32 rows and
+// D 128, unrolled by 2 the kernel fits 255 registers without spilling; fully unrolled ptxas
+// hoists later k-steps' fragments and spills 32 bytes (ptxas -v, sm_90a). Q in registers needs
+// the full unroll (static indices).
+template <int kD, int kMTiles, bool kQInRegisters, int kStepUnroll = kD / 16>
+__device__ __forceinline__ void warp_scores(float (&s)[kMTiles][kBlockN / 8][4],
+                                            const QFragments<kD, kQInRegisters>& q,
+                                            std::uint32_t q_lane, std::uint32_t k_lane) {
   static_assert(!kQInRegisters || kMTiles == 1, "Q in registers: one m-tile per warp only");
 #pragma unroll
   for (int mt = 0; mt < kMTiles; ++mt)
 #pragma unroll
-    for (int nt = 0; nt < kKeys / 8; ++nt)
+    for (int nt = 0; nt < kBlockN / 8; ++nt)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         s[mt][nt][e] = 0.0f;
@@ -134,7 +135,7 @@ __device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kKeys / 8][4],
         ldsm_x4(a[mt], kstep_address<kBlockM>(q_lane, ks, mt));
     }
 #pragma unroll
-    for (int np = 0; np < kKeys / 16; ++np) {
+    for (int np = 0; np < kBlockN / 16; ++np) {
       std::uint32_t b[4];
       ldsm_x4(b, kstep_address(k_lane, ks, np));
 #pragma unroll
@@ -148,17 +149,17 @@ __device__ __forceinline__ void scores_16rows(float (&s)[kMTiles][kKeys / 8][4],
 
 // Online softmax of one tile (the same arithmetic as flash_tile_mma_sync.cuh's online_softmax for
 // one m-tile): P as BF16 A fragments of the P·V k-steps, O and the sum rescaled.
-template <int kD, int kMTiles, int kKeys = kBlockN>
-__device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kKeys / 8][4],
-                                               std::uint32_t (&p)[kMTiles][kKeys / 16][4],
-                                               RowState<kD, kMTiles>& st, float scale_log2) {
+template <int kD, int kMTiles>
+__device__ __forceinline__ void warp_softmax(const float (&s)[kMTiles][kBlockN / 8][4],
+                                             std::uint32_t (&p)[kMTiles][kBlockN / 16][4],
+                                             RowState<kD, kMTiles>& st, float scale_log2) {
 #pragma unroll
   for (int mt = 0; mt < kMTiles; ++mt)
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       float tile_max = -INFINITY;
 #pragma unroll
-      for (int nt = 0; nt < kKeys / 8; ++nt)
+      for (int nt = 0; nt < kBlockN / 8; ++nt)
         tile_max = fmaxf(tile_max, fmaxf(s[mt][nt][2 * h], s[mt][nt][2 * h + 1]));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
       tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
@@ -169,7 +170,7 @@ __device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kKeys /
       st.row_base[mt][h] = base;
       float sum = 0.0f;
 #pragma unroll
-      for (int nt = 0; nt < kKeys / 8; ++nt) {
+      for (int nt = 0; nt < kBlockN / 8; ++nt) {
         const float p0 = common::exp2_approx(fmaf(s[mt][nt][2 * h], scale_log2, -base));
         const float p1 = common::exp2_approx(fmaf(s[mt][nt][2 * h + 1], scale_log2, -base));
         sum += p0 + p1;
@@ -187,12 +188,12 @@ __device__ __forceinline__ void softmax_16rows(const float (&s)[kMTiles][kKeys /
 // O += P·V_tile, V by ldmatrix.trans. v_lane: the V tile's shared address plus this lane's
 // lane_offset (matrices (keys 0-7, dims 0-7), (keys 8-15, dims 0-7), (keys 0-7, dims 8-15),
 // (keys 8-15, dims 8-15): b0, b1 of the first dim n-tile, then of the second).
-template <int kD, int kMTiles, int kKeys = kBlockN>
+template <int kD, int kMTiles>
 __device__ __forceinline__ void
-accumulate_pv_16rows(RowState<kD, kMTiles>& st, const std::uint32_t (&p)[kMTiles][kKeys / 16][4],
-                     std::uint32_t v_lane) {
+warp_accumulate_pv(RowState<kD, kMTiles>& st, const std::uint32_t (&p)[kMTiles][kBlockN / 16][4],
+                   std::uint32_t v_lane) {
 #pragma unroll
-  for (int kk = 0; kk < kKeys / 16; ++kk)
+  for (int kk = 0; kk < kBlockN / 16; ++kk)
 #pragma unroll
     for (int dp = 0; dp < kD / 16; ++dp) {
       std::uint32_t b[4];
@@ -223,15 +224,13 @@ __device__ __forceinline__ void start_stage_copy(const CUtensorMap& k_map, const
 // kMTiles: m16 tiles per warp (1: 8 warps of 16 rows; 2: 4 warps of 32 rows). kPipelined:
 // S_{t+1} issued before tile t's softmax. kQInRegisters: Q loaded into registers once.
 // kBlocksPerSm: the launch bound (at 8 warps, 1: up to 255 registers, 2: 128; at 4 warps, 2: 255).
-// kStages: K/V ring depth. kPassKeys: keys per score/softmax/P·V pass (64: the whole tile; 32:
-// halves, pipelined only, S in half the registers: what lets the 32-row warp pipeline).
-template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages,
-          int kPassKeys>
+// kStages: K/V ring depth.
+template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
 __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
-    flash_fa2_16rows_kernel(const __grid_constant__ CUtensorMap q_map,
-                            const __grid_constant__ CUtensorMap k_map,
-                            const __grid_constant__ CUtensorMap v_map,
-                            __nv_bfloat16* __restrict__ o, int seq, float scale_log2) {
+    flash_fa2_rows_kernel(const __grid_constant__ CUtensorMap q_map,
+                          const __grid_constant__ CUtensorMap k_map,
+                          const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o,
+                          int seq, float scale_log2) {
   extern __shared__ std::uint8_t smem_window[];
   std::uint8_t* q_tile = common::align_shared_1024(smem_window);
   std::uint8_t* stages = q_tile + tile_bytes<kD>(kBlockM);
@@ -307,10 +306,11 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
   // The end of tile t: this warp is done with its stage; warp 0's lane 0 then refills the stage of
   // tile t − kLag once every warp has released it. With 3+ stages kLag = 1: a warp may run a tile
   // ahead of the slowest without anyone waiting, and the refill lands kStages − 2 tiles (in
-  // order; pipelined: kStages − 3) before it is needed. With 2 stages (the two-blocks kernel, no
-  // shared memory for more) kLag = 0 keeps one tile of lead; warp 0 then waits for the slowest.
+  // order; pipelined: kStages − 3) before it is needed. With 2 stages (32 rows at D 128: two
+  // blocks per SM leave no shared memory for more) kLag = 0 keeps one tile of lead; warp 0 then
+  // waits for the slowest warp of its block (the other block keeps the SM busy meanwhile).
   constexpr int kLag = kStages > 2 ? 1 : 0;
-  constexpr int kStepUnroll = kMTiles == 2 ? 2 : kD / 16;  // see scores_16rows
+  constexpr int kStepUnroll = kMTiles == 2 ? 2 : kD / 16;  // see warp_scores
   const auto release = [&](int t) {
     __syncwarp();
     if (lane == 0)
@@ -322,47 +322,18 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
     }
   };
 
-  float s[kMTiles][kPassKeys / 8][4];
-  std::uint32_t p[kMTiles][kPassKeys / 16][4];
-  static_assert(kPassKeys == kBlockN || (kPassKeys * 2 == kBlockN && kPipelined),
-                "32-key passes: pipelined only");
-  if constexpr (kPipelined && kPassKeys != kBlockN) {
-    // Half tiles: the scores of the next half are issued before this half's softmax. Half 1 of a
-    // tile starts kHalf bytes into each 64-column panel of its K and V stage.
-    constexpr std::uint32_t kHalf = kPassKeys * 128;
-    float s_next[kMTiles][kPassKeys / 8][4];
-    const auto qk = [&](float(&dst)[kMTiles][kPassKeys / 8][4], std::uint32_t k_address) {
-      scores_16rows<kD, kMTiles, kQInRegisters, kPassKeys, kStepUnroll>(dst, q, q_lane, k_address);
-    };
-    const auto softmax_pv = [&](const float(&src)[kMTiles][kPassKeys / 8][4],
-                                std::uint32_t v_address) {
-      softmax_16rows<kD, kMTiles, kPassKeys>(src, p, st, scale_log2);
-      accumulate_pv_16rows<kD, kMTiles, kPassKeys>(st, p, v_address);
-    };
-    common::mbarrier_wait_parity(&full[0], parity(0));
-    qk(s, k_lane(0));
-    for (int t = 0; t + 1 < tiles; ++t) {
-      qk(s_next, k_lane(t) + kHalf);
-      softmax_pv(s, v_lane(t));
-      common::mbarrier_wait_parity(&full[(t + 1) % kStages], parity(t + 1));
-      qk(s, k_lane(t + 1));
-      softmax_pv(s_next, v_lane(t) + kHalf);
-      release(t);
-    }
-    qk(s_next, k_lane(tiles - 1) + kHalf);
-    softmax_pv(s, v_lane(tiles - 1));
-    softmax_pv(s_next, v_lane(tiles - 1) + kHalf);
-  } else if constexpr (kPipelined) {
+  float s[kMTiles][kBlockN / 8][4];
+  std::uint32_t p[kMTiles][kBlockN / 16][4];
+  if constexpr (kPipelined) {
     // S_{t+1} is in flight on the tensor cores while tile t's softmax runs.
     common::mbarrier_wait_parity(&full[0], parity(0));
-    scores_16rows<kD, kMTiles, kQInRegisters, kBlockN, kStepUnroll>(s, q, q_lane, k_lane(0));
+    warp_scores<kD, kMTiles, kQInRegisters, kStepUnroll>(s, q, q_lane, k_lane(0));
     for (int t = 0; t + 1 < tiles; ++t) {
       common::mbarrier_wait_parity(&full[(t + 1) % kStages], parity(t + 1));
       float s_next[kMTiles][kBlockN / 8][4];
-      scores_16rows<kD, kMTiles, kQInRegisters, kBlockN, kStepUnroll>(s_next, q, q_lane,
-                                                                      k_lane(t + 1));
-      softmax_16rows<kD, kMTiles>(s, p, st, scale_log2);
-      accumulate_pv_16rows<kD, kMTiles>(st, p, v_lane(t));
+      warp_scores<kD, kMTiles, kQInRegisters, kStepUnroll>(s_next, q, q_lane, k_lane(t + 1));
+      warp_softmax<kD, kMTiles>(s, p, st, scale_log2);
+      warp_accumulate_pv<kD, kMTiles>(st, p, v_lane(t));
       release(t);
 #pragma unroll
       for (int mt = 0; mt < kMTiles; ++mt)
@@ -372,14 +343,14 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
           for (int e = 0; e < 4; ++e)
             s[mt][nt][e] = s_next[mt][nt][e];
     }
-    softmax_16rows<kD, kMTiles>(s, p, st, scale_log2);
-    accumulate_pv_16rows<kD, kMTiles>(st, p, v_lane(tiles - 1));
+    warp_softmax<kD, kMTiles>(s, p, st, scale_log2);
+    warp_accumulate_pv<kD, kMTiles>(st, p, v_lane(tiles - 1));
   } else {
     for (int t = 0; t < tiles; ++t) {
       common::mbarrier_wait_parity(&full[t % kStages], parity(t));
-      scores_16rows<kD, kMTiles, kQInRegisters, kBlockN, kStepUnroll>(s, q, q_lane, k_lane(t));
-      softmax_16rows<kD, kMTiles>(s, p, st, scale_log2);
-      accumulate_pv_16rows<kD, kMTiles>(st, p, v_lane(t));
+      warp_scores<kD, kMTiles, kQInRegisters, kStepUnroll>(s, q, q_lane, k_lane(t));
+      warp_softmax<kD, kMTiles>(s, p, st, scale_log2);
+      warp_accumulate_pv<kD, kMTiles>(st, p, v_lane(t));
       release(t);
     }
   }
@@ -404,18 +375,17 @@ __global__ void __launch_bounds__(kRowThreads<kMTiles>, kBlocksPerSm)
     }
 }
 
-template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages,
-          int kPassKeys = kBlockN>
+template <int kD, int kMTiles, bool kPipelined, bool kQInRegisters, int kBlocksPerSm, int kStages>
 void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream) {
-  const auto kernel = flash_fa2_16rows_kernel<kD, kMTiles, kPipelined, kQInRegisters, kBlocksPerSm,
-                                              kStages, kPassKeys>;
+  const auto kernel =
+      flash_fa2_rows_kernel<kD, kMTiles, kPipelined, kQInRegisters, kBlocksPerSm, kStages>;
   constexpr int kSmem = rows_smem_bytes<kD, kStages>();
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (status != cudaSuccess)
-    throw std::runtime_error(std::string("flash FA2 16 rows per warp: cannot raise shared memory "
-                                         "to ") +
+    throw std::runtime_error(std::string("flash FA2, 16/32 rows per warp: cannot raise shared "
+                                         "memory to ") +
                              std::to_string(kSmem) + " bytes: " + cudaGetErrorString(status));
   const dim3 grid(static_cast<unsigned>(shape.seq / kBlockM),
                   static_cast<unsigned>(shape.batch * shape.heads));
@@ -425,30 +395,22 @@ void launch(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* 
 
 }  // namespace
 
-void launch_flash_fa2_16rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
-                             RowsKernel kernel, cudaStream_t stream) {
-  check_flash_shape(shape, "flash FA2, 16 rows per warp");
+void launch_flash_fa2_rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
+                           RowsKernel kernel, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA2, 16/32 rows per warp");
   if (shape.mask != MaskKind::none)
-    throw std::invalid_argument("flash FA2, 16 rows per warp: built for the unmasked problem only");
+    throw std::invalid_argument("flash FA2, 16/32 rows per warp: built for the unmasked problem "
+                                "only");
+  const bool rows32 = kernel == RowsKernel::rows32;
+  // <kD, kMTiles, kPipelined, kQInRegisters, kBlocksPerSm, kStages>
   if (shape.head_dim == 64) {
-    // D 64 pipelined fits 128 registers (ptxas -v): two blocks, 16 warps per SM.
-    if (kernel != RowsKernel::pipelined)
-      throw std::invalid_argument("flash FA2, 16 rows per warp: head_dim 64 is built pipelined "
-                                  "only");
-    return launch<64, 1, true, true, 2, 4>(shape, maps, o, stream);
+    // 32 rows: 203 registers, so two blocks per SM as at D 128, with room for 4 stages (81 KB).
+    // 16 rows pipelined fits 128 registers at D 64 (ptxas -v): two blocks, 16 warps per SM.
+    return rows32 ? launch<64, 2, false, false, 2, 4>(shape, maps, o, stream)
+                  : launch<64, 1, true, true, 2, 4>(shape, maps, o, stream);
   }
-  switch (kernel) {
-  case RowsKernel::in_order:
-    return launch<128, 1, false, true, 1, 4>(shape, maps, o, stream);
-  case RowsKernel::pipelined:
-    return launch<128, 1, true, true, 1, 4>(shape, maps, o, stream);
-  case RowsKernel::in_order_two_blocks:
-    return launch<128, 1, false, false, 2, 2>(shape, maps, o, stream);
-  case RowsKernel::rows32_two_blocks:
-    return launch<128, 2, false, false, 2, 2>(shape, maps, o, stream);
-  case RowsKernel::rows32_pipelined:
-    return launch<128, 2, true, false, 2, 2, 32>(shape, maps, o, stream);
-  }
+  return rows32 ? launch<128, 2, false, false, 2, 2>(shape, maps, o, stream)
+                : launch<128, 1, true, true, 1, 4>(shape, maps, o, stream);
 }
 
 }  // namespace aisp::ch18
