@@ -38,7 +38,6 @@ namespace {
 
 using flash::kBlockM;
 using flash::kBlockN;
-using flash::swizzled_offset;
 using flash::tile_bytes;
 
 // kMTiles m16 tiles per warp: 1 (16 rows, 8 warps per 128-row block) or 2 (32 rows, 4 warps).
