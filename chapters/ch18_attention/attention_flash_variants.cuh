@@ -52,6 +52,37 @@ class FlashFa2TmaAttention : public ForwardAttentionProblem {
   FlashTmaMaps maps_{};
 };
 
+// mma.sync + TMA ring with per-warp release, XOR-form ldmatrix addresses
+// (flash_attention_fa2_rows.cu); sm_90. rows32: 4 warps × 32 query rows, two blocks per SM.
+// rows16_pipelined: 8 warps × 16 rows, Q in registers, S_{t+1} = Q·K_{t+1}ᵀ issued before tile
+// t's softmax. Unmasked only; head_dim 64 or 128.
+enum class RowsKernel { rows32, rows16_pipelined };
+void launch_flash_fa2_rows(const ForwardShape& shape, const FlashTmaMaps& maps, __nv_bfloat16* o,
+                           RowsKernel kernel, cudaStream_t stream);
+class FlashFa2RowsAttention : public ForwardAttentionProblem {
+ public:
+  FlashFa2RowsAttention(ForwardShape shape, RowsKernel kernel)
+      : ForwardAttentionProblem(shape), kernel_(kernel) {}
+  aisp::Requirements requirements() const override {
+    aisp::Requirements r;
+    r.min_compute_capability = 90;
+    r.features = {aisp::Feature::tma};
+    return r;
+  }
+  void setup(aisp::Context& ctx) override {
+    ForwardAttentionProblem::setup(ctx);
+    maps_ = make_flash_tma_maps(shape(), forward_tensors(q(), k(), v(), o()));
+  }
+  void run(aisp::Context& ctx) override {
+    launch_flash_fa2_rows(shape(), maps_, static_cast<__nv_bfloat16*>(o()), kernel_, ctx.stream());
+    AISP_CHECK_LAUNCH();
+  }
+
+ private:
+  RowsKernel kernel_;
+  FlashTmaMaps maps_{};
+};
+
 // flash_attention_fa3.cu: the unmasked D 64 kernel with three consumer warpgroups (192 query rows
 // per block), one in `poly_every` of the softmax's exponentials (0: none, or 8) computed by a
 // polynomial on the FMA pipe instead of the MUFU.
