@@ -37,6 +37,14 @@ namespace aisp::ch17 {
 
 inline constexpr int kMoeTileRows = 128;  // rows of a tile (per expert; the last one masked)
 
+// How the persistent blocks walk all experts' tiles (locate_tile in moe_grouped_gemm_kernel.cuh).
+// BF16 is built with rows_first only; FP8 with all three.
+enum class MoeTileSchedule {
+  rows_first,           // down an expert's 128-row blocks, then its next column tile (rungs 3-5)
+  l2_groups,            // the same within groups of 16 row blocks, so a group's A stays in L2
+  l2_groups_multicast,  // l2_groups on 2-block clusters sharing each weight slot by TMA multicast
+};
+
 struct MoeGroupedGemmArgs {
   // gate_up: x (tokens × hidden), gathered through sorted_rows. down: h (assignments × inter).
   const void* a = nullptr;
@@ -54,6 +62,7 @@ struct MoeGroupedGemmArgs {
   const float* a_dequant = nullptr;
   const float* b_dequant = nullptr;
   const float* out_quant = nullptr;
+  MoeTileSchedule schedule = MoeTileSchedule::rows_first;
 };
 
 struct MoeGroupedGemmLaunch {

@@ -16,6 +16,9 @@
 //   MoeGroupedFp8           the same kernels in FP8 e4m3 (static activation scales, per-channel
 //                           weight scales): a lower-precision variant, declared
 //   MoeGroupedFp8<graph>    the whole layer captured once into a CUDA graph, one launch per call
+//   MoeGroupedFp8L2Groups   the FP8 kernels walking each expert's tiles in groups of 16 row blocks
+//                           (A stays in L2 while the column tiles go by)
+//   MoeGroupedFp8Multicast  that order on 2-block clusters sharing each weight slot (TMA multicast)
 // Every variant routes with the same fused router (chapters/common/moe_routing.cuh); the router's
 // own pair is moe_router. Host code only: the variant files are .cpp.
 #pragma once
@@ -488,7 +491,10 @@ inline aisp::LowerPrecision moe_fp8_lower_precision() {
       "Bound 9%."};
 }
 
-template <class Config, Submission kSubmission>
+// kSchedule: how the grouped kernels walk the experts' tiles (moe_grouped_gemm.cuh): rungs 4 and
+// 5 use rows_first; the 64k pair's _fp8_l2_groups and _fp8_multicast rungs the other two.
+template <class Config, Submission kSubmission,
+          MoeTileSchedule kSchedule = MoeTileSchedule::rows_first>
 class MoeGroupedFp8 : public common::MoeLayerProblem {
  public:
   MoeGroupedFp8() : MoeLayerProblem(Config::shape()) {}
@@ -496,11 +502,13 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
   aisp::Requirements requirements() const override {
     const MoeShape& s = shape();
     // + e4m3 weights, x, h; bf16 out; calibration x and h (bf16).
-    return wgmma_requirements(layer_device_bytes(s) +
-                                  static_cast<std::size_t>(s.weight_bytes_bf16() / 2) +
-                                  count(s.tokens, 3 * s.hidden) +
-                                  count(s.assignments(), 3 * s.intermediate + 2 * s.hidden),
-                              true);
+    aisp::Requirements r = wgmma_requirements(
+        layer_device_bytes(s) + static_cast<std::size_t>(s.weight_bytes_bf16() / 2) +
+            count(s.tokens, 3 * s.hidden) + count(s.assignments(), 3 * s.intermediate + 2 * s.hidden),
+        true);
+    if (kSchedule == MoeTileSchedule::l2_groups_multicast)
+      r.features.push_back(aisp::Feature::thread_block_clusters);
+    return r;
   }
 
   std::optional<aisp::LowerPrecision> lower_precision() const override {
@@ -581,6 +589,7 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
     g.a_dequant = x_dequant_.as<const float>();
     g.b_dequant = w13_dequant_.as<const float>();
     g.out_quant = h_quant_.as<const float>();
+    g.schedule = kSchedule;
     gate_up_ = prepare_moe_gate_up_fp8(g, ctx.device_properties());
     MoeGroupedGemmArgs d = g;
     d.a = h_q_.data();
@@ -703,5 +712,11 @@ template <class Config>
 using MoeGroupedFp8Stream = MoeGroupedFp8<Config, Submission::stream>;
 template <class Config>
 using MoeGroupedFp8Graph = MoeGroupedFp8<Config, Submission::graph>;
+template <class Config>
+using MoeGroupedFp8L2Groups =
+    MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::l2_groups>;
+template <class Config>
+using MoeGroupedFp8Multicast =
+    MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::l2_groups_multicast>;
 
 }  // namespace aisp::ch17
