@@ -43,6 +43,10 @@ enum class MoeTileSchedule {
   rows_first,           // down an expert's 128-row blocks, then its next column tile (rungs 3-5)
   l2_groups,            // the same within groups of 16 row blocks, so a group's A stays in L2
   l2_groups_multicast,  // l2_groups on 2-block clusters sharing each weight slot by TMA multicast
+  // The same two with gate_up's gather reading whole 128-byte rows per quarter-warp (instead of one
+  // 16-byte chunk of 32 rows per warp instruction); down is unchanged.
+  l2_groups_warp_rows,
+  l2_groups_multicast_warp_rows,
 };
 
 struct MoeGroupedGemmArgs {

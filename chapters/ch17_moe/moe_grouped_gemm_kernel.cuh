@@ -307,7 +307,14 @@ __device__ __forceinline__ void wgmma_k_slice(float (&d)[128], std::uint64_t des
 // barrier, so every weight byte leaves L2 once per cluster instead of once per block (the FP8
 // kernel moves 48 KiB per block per k-step, twice BF16's bytes per second). A slot is refilled
 // only when the consumers of both blocks released it (`empty` counts both blocks' consumer warps).
-template <Projection kProjection, Operands kOperands, TileOrder kOrder, int kCluster>
+//
+// kWarpRowGather (gate_up): which producer thread copies which 16-byte chunk of A. false: thread p
+// copies row p of the tile, so one warp instruction touches 32 rows, 16 bytes of each: 32 sector
+// requests to L2, each sector half used (its other half comes with the next instruction). true:
+// the 8 lanes of a quarter-warp copy one row's 128 bytes, so one instruction reads 4 whole rows (16
+// full sectors); each thread copies one chunk of 8 rows, 4 rows apart.
+template <Projection kProjection, Operands kOperands, TileOrder kOrder, int kCluster,
+          bool kWarpRowGather>
 __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
                                                   const CUtensorMap& b_map,
                                                   const KernelParams& p) {
@@ -368,7 +375,46 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
 
   if (warpgroup == 0) {
     common::setmaxnreg_decrease<40>();
-    if constexpr (kGather) {
+    if constexpr (kGather && kWarpRowGather) {
+      const int chunk = tid % 8;                    // this thread's 16 bytes of a 128-byte row
+      const int first_row = (tid / 32) * 32 + (tid % 32) / 8;  // rows first_row + 4 i, i < 8
+      int step = 0;
+      for (int tile = first_tile; tile < tiles; tile += tile_stride) {
+        const ExpertTile t = locate(tile);
+        // The 8 rows' tokens are read again at every k-step (L1 hits) rather than held, and the
+        // copy loop is unrolled 4 times, not 8: the producer runs in 40 registers, and 8 held
+        // tokens spilled (ptxas -v: 188 bytes), as did the fully unrolled loop (68-92 bytes).
+        const int* tile_rows = p.sorted_rows + t.row0 + first_row;
+        const int valid_rows = t.row_end - (t.row0 + first_row);  // row 4 i valid if 4 i < this
+        const int gate_row = t.expert * p.b_rows_per_expert + t.column_tile * 128;
+        for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
+          const int s = step % kStages;
+          const auto round = static_cast<std::uint32_t>(step / kStages);
+          common::mbarrier_wait_parity(&empty[s], (round % 2) ^ 1);
+          if (tid == 0) {
+            // The whole B slot lands here (this block's share and, multicast, the peer's).
+            common::mbarrier_arrive_expect_tx(&full[s], kBTileBytes);
+            load_b(s, kstep, gate_row);
+          }
+          const std::size_t column_bytes =
+              static_cast<std::size_t>(kstep) * kRowBytes + static_cast<std::size_t>(chunk) * 16;
+#pragma unroll 4
+          for (int i = 0; i < 8; ++i) {
+            const int row = first_row + 4 * i;
+            const bool valid = 4 * i < valid_rows;
+            const std::uint8_t* source =
+                valid ? p.a_gather +
+                            static_cast<std::size_t>(__ldg(tile_rows + 4 * i) / p.top_k) *
+                                p.a_row_bytes +
+                            column_bytes
+                      : p.a_gather;
+            cp_async_16_zfill(a_slot(s) + row * kRowBytes + ((chunk ^ (row % 8)) * 16), source,
+                              valid ? 16u : 0u);
+          }
+          cp_async_mbarrier_arrive_noinc(&full[s]);
+        }
+      }
+    } else if constexpr (kGather) {
       const int row_in_tile = tid;  // 0..127: this thread copies row `tid` of every A tile
       int step = 0;
       for (int tile = first_tile; tile < tiles; tile += tile_stride) {
@@ -464,12 +510,12 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
     common::cluster_sync();  // no block exits while its peer may still copy into it or arrive
 }
 
-template <Projection kProjection, Operands kOperands, TileOrder kOrder>
+template <Projection kProjection, Operands kOperands, TileOrder kOrder, bool kWarpRowGather>
 __global__ void __launch_bounds__(kThreads, 1)
     moe_grouped_gemm(const __grid_constant__ CUtensorMap a_map,
                      const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
 #if AISP_WGMMA_AVAILABLE
-  grouped_gemm_body<kProjection, kOperands, kOrder, 1>(a_map, b_map, p);
+  grouped_gemm_body<kProjection, kOperands, kOrder, 1, kWarpRowGather>(a_map, b_map, p);
 #else
   (void)a_map, (void)b_map, (void)p;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
@@ -477,13 +523,13 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // 2×1 clusters, TMA multicast of the weights, grouped tile order.
-template <Projection kProjection, Operands kOperands>
+template <Projection kProjection, Operands kOperands, bool kWarpRowGather>
 __global__ void __cluster_dims__(kMulticastCluster, 1, 1) __launch_bounds__(kThreads, 1)
     moe_grouped_gemm_multicast(const __grid_constant__ CUtensorMap a_map,
                                const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
 #if AISP_WGMMA_AVAILABLE
-  grouped_gemm_body<kProjection, kOperands, TileOrder::grouped, kMulticastCluster>(a_map, b_map,
-                                                                                   p);
+  grouped_gemm_body<kProjection, kOperands, TileOrder::grouped, kMulticastCluster,
+                    kWarpRowGather>(a_map, b_map, p);
 #else
   (void)a_map, (void)b_map, (void)p;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
@@ -494,12 +540,17 @@ inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p
 
 template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
 constexpr auto kernel_for() {
+  // The gather order exists in gate_up only: down's kernels are the same for both.
+  constexpr bool kWarpRows = kProjection == Projection::gate_up &&
+                             (kSchedule == MoeTileSchedule::l2_groups_warp_rows ||
+                              kSchedule == MoeTileSchedule::l2_groups_multicast_warp_rows);
   if constexpr (kSchedule == MoeTileSchedule::rows_first)
-    return moe_grouped_gemm<kProjection, kOperands, TileOrder::rows_first>;
-  else if constexpr (kSchedule == MoeTileSchedule::l2_groups)
-    return moe_grouped_gemm<kProjection, kOperands, TileOrder::grouped>;
+    return moe_grouped_gemm<kProjection, kOperands, TileOrder::rows_first, false>;
+  else if constexpr (kSchedule == MoeTileSchedule::l2_groups ||
+                     kSchedule == MoeTileSchedule::l2_groups_warp_rows)
+    return moe_grouped_gemm<kProjection, kOperands, TileOrder::grouped, kWarpRows>;
   else
-    return moe_grouped_gemm_multicast<kProjection, kOperands>;
+    return moe_grouped_gemm_multicast<kProjection, kOperands, kWarpRows>;
 }
 
 template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
@@ -507,7 +558,8 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
                              const char* name) {
   constexpr bool kGather = kProjection == Projection::gate_up;
   constexpr bool kFp8 = kOperands == Operands::e4m3;
-  constexpr bool kMulticast = kSchedule == MoeTileSchedule::l2_groups_multicast;
+  constexpr bool kMulticast = kSchedule == MoeTileSchedule::l2_groups_multicast ||
+                              kSchedule == MoeTileSchedule::l2_groups_multicast_warp_rows;
   const auto fail = [&](const std::string& what) {
     throw std::invalid_argument(std::string(name) + ": " + what);
   };

@@ -19,6 +19,8 @@
 //   MoeGroupedFp8L2Groups   the FP8 kernels walking each expert's tiles in groups of 16 row blocks
 //                           (A stays in L2 while the column tiles go by)
 //   MoeGroupedFp8Multicast  that order on 2-block clusters sharing each weight slot (TMA multicast)
+//   ...WarpRows             either of the two with gate_up's gather copying whole rows per
+//                           quarter-warp (full 32-byte sectors from L2)
 // Every variant routes with the same fused router (chapters/common/moe_routing.cuh); the router's
 // own pair is moe_router. Host code only: the variant files are .cpp.
 #pragma once
@@ -492,7 +494,7 @@ inline aisp::LowerPrecision moe_fp8_lower_precision() {
 }
 
 // kSchedule: how the grouped kernels walk the experts' tiles (moe_grouped_gemm.cuh): rungs 4 and
-// 5 use rows_first; the 64k pair's _fp8_l2_groups and _fp8_multicast rungs the other two.
+// 5 use rows_first; the 64k pair's _fp8_l2_groups*, _fp8_multicast* rungs the others.
 template <class Config, Submission kSubmission,
           MoeTileSchedule kSchedule = MoeTileSchedule::rows_first>
 class MoeGroupedFp8 : public common::MoeLayerProblem {
@@ -506,7 +508,8 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
         layer_device_bytes(s) + static_cast<std::size_t>(s.weight_bytes_bf16() / 2) +
             count(s.tokens, 3 * s.hidden) + count(s.assignments(), 3 * s.intermediate + 2 * s.hidden),
         true);
-    if (kSchedule == MoeTileSchedule::l2_groups_multicast)
+    if (kSchedule == MoeTileSchedule::l2_groups_multicast ||
+        kSchedule == MoeTileSchedule::l2_groups_multicast_warp_rows)
       r.features.push_back(aisp::Feature::thread_block_clusters);
     return r;
   }
@@ -718,5 +721,11 @@ using MoeGroupedFp8L2Groups =
 template <class Config>
 using MoeGroupedFp8Multicast =
     MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::l2_groups_multicast>;
+template <class Config>
+using MoeGroupedFp8L2GroupsWarpRows =
+    MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::l2_groups_warp_rows>;
+template <class Config>
+using MoeGroupedFp8MulticastWarpRows =
+    MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::l2_groups_multicast_warp_rows>;
 
 }  // namespace aisp::ch17
