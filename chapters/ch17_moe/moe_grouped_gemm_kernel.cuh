@@ -376,16 +376,24 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
   if (warpgroup == 0) {
     common::setmaxnreg_decrease<40>();
     if constexpr (kGather && kWarpRowGather) {
+      // The tile's tokens go through a table in shared memory (two buffers: tile n + 1's is
+      // written while slower producer threads may still read tile n's): each thread looks up
+      // one row per tile from global memory, then its 8 rows per k-step from shared memory.
+      // Looking them up in global memory at every k-step put an L1-missing load (the L1 is what
+      // the 196 KiB ring leaves) in front of every copy: gate_up 42.4 ms instead of 29.2 (ncu,
+      // visit 1); holding 8 tokens in the producer's 40 registers spilled, and so does this loop
+      // unrolled 8 times (16-32 bytes; 4 times: none).
+      __shared__ int gather_tokens[2][kBlockM];
       const int chunk = tid % 8;                    // this thread's 16 bytes of a 128-byte row
       const int first_row = (tid / 32) * 32 + (tid % 32) / 8;  // rows first_row + 4 i, i < 8
-      int step = 0;
-      for (int tile = first_tile; tile < tiles; tile += tile_stride) {
+      int step = 0, buffer = 0;
+      for (int tile = first_tile; tile < tiles; tile += tile_stride, buffer ^= 1) {
         const ExpertTile t = locate(tile);
-        // The 8 rows' tokens are read again at every k-step (L1 hits) rather than held, and the
-        // copy loop is unrolled 4 times, not 8: the producer runs in 40 registers, and 8 held
-        // tokens spilled (ptxas -v: 188 bytes), as did the fully unrolled loop (68-92 bytes).
-        const int* tile_rows = p.sorted_rows + t.row0 + first_row;
-        const int valid_rows = t.row_end - (t.row0 + first_row);  // row 4 i valid if 4 i < this
+        {
+          const int row = t.row0 + tid;  // -1: a row past the expert (zeros)
+          gather_tokens[buffer][tid] = row < t.row_end ? p.sorted_rows[row] / p.top_k : -1;
+        }
+        producer_warpgroup_sync();
         const int gate_row = t.expert * p.b_rows_per_expert + t.column_tile * 128;
         for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
           const int s = step % kStages;
@@ -396,20 +404,17 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
             common::mbarrier_arrive_expect_tx(&full[s], kBTileBytes);
             load_b(s, kstep, gate_row);
           }
-          const std::size_t column_bytes =
-              static_cast<std::size_t>(kstep) * kRowBytes + static_cast<std::size_t>(chunk) * 16;
+          const std::uint8_t* column =
+              p.a_gather + static_cast<std::size_t>(kstep) * kRowBytes + chunk * 16;
 #pragma unroll 4
           for (int i = 0; i < 8; ++i) {
             const int row = first_row + 4 * i;
-            const bool valid = 4 * i < valid_rows;
-            const std::uint8_t* source =
-                valid ? p.a_gather +
-                            static_cast<std::size_t>(__ldg(tile_rows + 4 * i) / p.top_k) *
-                                p.a_row_bytes +
-                            column_bytes
-                      : p.a_gather;
-            cp_async_16_zfill(a_slot(s) + row * kRowBytes + ((chunk ^ (row % 8)) * 16), source,
-                              valid ? 16u : 0u);
+            const int token = gather_tokens[buffer][row];
+            cp_async_16_zfill(a_slot(s) + row * kRowBytes + ((chunk ^ (row % 8)) * 16),
+                              token >= 0
+                                  ? column + static_cast<std::size_t>(token) * p.a_row_bytes
+                                  : p.a_gather,
+                              token >= 0 ? 16u : 0u);
           }
           cp_async_mbarrier_arrive_noinc(&full[s]);
         }
