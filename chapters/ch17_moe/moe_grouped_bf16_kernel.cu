@@ -17,8 +17,8 @@ namespace {
 void require_rows_first(const MoeGroupedGemmArgs& args, const char* name) {
   if (args.schedule != MoeTileSchedule::rows_first)
     throw std::invalid_argument(std::string(name) +
-                                ": only the rows_first tile schedule is built for BF16 (l2_groups "
-                                "and l2_groups_multicast are FP8 rungs)");
+                                ": only the rows_first tile schedule is built for BF16 "
+                                "(l2_groups_multicast is an FP8 rung)");
 }
 constexpr auto kRowsFirst = MoeTileSchedule::rows_first;
 }  // namespace

@@ -19,19 +19,9 @@ MoeGroupedGemmLaunch prepare_fp8(const MoeGroupedGemmArgs& args, const cudaDevic
   case MoeTileSchedule::rows_first:
     return grouped_detail::prepare<kProjection, Operands::e4m3, MoeTileSchedule::rows_first>(
         args, device, name);
-  case MoeTileSchedule::l2_groups:
-    return grouped_detail::prepare<kProjection, Operands::e4m3, MoeTileSchedule::l2_groups>(
-        args, device, name);
   case MoeTileSchedule::l2_groups_multicast:
     return grouped_detail::prepare<kProjection, Operands::e4m3,
                                    MoeTileSchedule::l2_groups_multicast>(args, device, name);
-  case MoeTileSchedule::l2_groups_warp_rows:
-    return grouped_detail::prepare<kProjection, Operands::e4m3,
-                                   MoeTileSchedule::l2_groups_warp_rows>(args, device, name);
-  case MoeTileSchedule::l2_groups_multicast_warp_rows:
-    return grouped_detail::prepare<kProjection, Operands::e4m3,
-                                   MoeTileSchedule::l2_groups_multicast_warp_rows>(args, device,
-                                                                                   name);
   }
   throw std::invalid_argument(std::string(name) + ": unknown tile schedule");
 }
@@ -42,18 +32,9 @@ cudaError_t launch_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) 
   case MoeTileSchedule::rows_first:
     return grouped_detail::launch<kProjection, Operands::e4m3, MoeTileSchedule::rows_first>(
         launch, stream);
-  case MoeTileSchedule::l2_groups:
-    return grouped_detail::launch<kProjection, Operands::e4m3, MoeTileSchedule::l2_groups>(
-        launch, stream);
   case MoeTileSchedule::l2_groups_multicast:
     return grouped_detail::launch<kProjection, Operands::e4m3,
                                   MoeTileSchedule::l2_groups_multicast>(launch, stream);
-  case MoeTileSchedule::l2_groups_warp_rows:
-    return grouped_detail::launch<kProjection, Operands::e4m3,
-                                  MoeTileSchedule::l2_groups_warp_rows>(launch, stream);
-  case MoeTileSchedule::l2_groups_multicast_warp_rows:
-    return grouped_detail::launch<kProjection, Operands::e4m3,
-                                  MoeTileSchedule::l2_groups_multicast_warp_rows>(launch, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -37,16 +37,16 @@ namespace aisp::ch17 {
 
 inline constexpr int kMoeTileRows = 128;  // rows of a tile (per expert; the last one masked)
 
-// How the persistent blocks walk all experts' tiles (locate_tile in moe_grouped_gemm_kernel.cuh).
-// BF16 is built with rows_first only; FP8 with all three.
+// How the grouped kernels feed the tensor cores (moe_grouped_gemm_kernel.cuh). BF16 is built with
+// rows_first only; FP8 with both.
 enum class MoeTileSchedule {
-  rows_first,           // down an expert's 128-row blocks, then its next column tile (rungs 3-5)
-  l2_groups,            // the same within groups of 16 row blocks, so a group's A stays in L2
-  l2_groups_multicast,  // l2_groups on 2-block clusters sharing each weight slot by TMA multicast
-  // The same two with gate_up's gather reading whole 128-byte rows per quarter-warp (instead of one
-  // 16-byte chunk of 32 rows per warp instruction); down is unchanged.
-  l2_groups_warp_rows,
-  l2_groups_multicast_warp_rows,
+  // One block per SM; an expert's tiles down its 128-row blocks, then its next column tile;
+  // gate_up's producer thread p gathers row p of the tile (rungs 3-5).
+  rows_first,
+  // 2-block clusters sharing each weight slot by TMA multicast; an expert's tiles in groups of 16
+  // row blocks (a group's A stays in L2 while its column tiles go by); gate_up's gather copies
+  // whole 128-byte rows per quarter-warp, the tile's tokens from a shared-memory table.
+  l2_groups_multicast,
 };
 
 struct MoeGroupedGemmArgs {

@@ -63,8 +63,8 @@ constexpr int kBlockM = kMoeTileRows;
 constexpr int kBlockB = 256;    // weight rows per tile
 constexpr int kRowBytes = 128;  // bytes of k per slot row: 64 bf16 or 128 e4m3 (one swizzle row)
 constexpr int kStages = 4;
-constexpr int kGroupRowBlocks = 16;
-constexpr int kMulticastCluster = 2;  // blocks per cluster in the multicast kernels  // TileOrder::grouped: row blocks (of 128) per group
+constexpr int kGroupRowBlocks = 16;   // TileOrder::grouped: row blocks (of 128) per group
+constexpr int kMulticastCluster = 2;  // blocks per cluster in the multicast kernels
 constexpr int kConsumers = 2;
 constexpr int kThreads = 128 * (1 + kConsumers);
 [[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumers;
@@ -515,26 +515,27 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
     common::cluster_sync();  // no block exits while its peer may still copy into it or arrive
 }
 
-template <Projection kProjection, Operands kOperands, TileOrder kOrder, bool kWarpRowGather>
+// One block per SM, rows_first, each producer thread gathering one row (rungs 3-5).
+template <Projection kProjection, Operands kOperands>
 __global__ void __launch_bounds__(kThreads, 1)
     moe_grouped_gemm(const __grid_constant__ CUtensorMap a_map,
                      const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
 #if AISP_WGMMA_AVAILABLE
-  grouped_gemm_body<kProjection, kOperands, kOrder, 1, kWarpRowGather>(a_map, b_map, p);
+  grouped_gemm_body<kProjection, kOperands, TileOrder::rows_first, 1, false>(a_map, b_map, p);
 #else
   (void)a_map, (void)b_map, (void)p;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
 #endif
 }
 
-// 2×1 clusters, TMA multicast of the weights, grouped tile order.
-template <Projection kProjection, Operands kOperands, bool kWarpRowGather>
+// 2×1 clusters, TMA multicast of the weights, grouped tile order, gate_up's gather by whole rows.
+template <Projection kProjection, Operands kOperands>
 __global__ void __cluster_dims__(kMulticastCluster, 1, 1) __launch_bounds__(kThreads, 1)
     moe_grouped_gemm_multicast(const __grid_constant__ CUtensorMap a_map,
                                const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
 #if AISP_WGMMA_AVAILABLE
   grouped_gemm_body<kProjection, kOperands, TileOrder::grouped, kMulticastCluster,
-                    kWarpRowGather>(a_map, b_map, p);
+                    kProjection == Projection::gate_up>(a_map, b_map, p);
 #else
   (void)a_map, (void)b_map, (void)p;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
@@ -545,17 +546,10 @@ inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p
 
 template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
 constexpr auto kernel_for() {
-  // The gather order exists in gate_up only: down's kernels are the same for both.
-  constexpr bool kWarpRows = kProjection == Projection::gate_up &&
-                             (kSchedule == MoeTileSchedule::l2_groups_warp_rows ||
-                              kSchedule == MoeTileSchedule::l2_groups_multicast_warp_rows);
   if constexpr (kSchedule == MoeTileSchedule::rows_first)
-    return moe_grouped_gemm<kProjection, kOperands, TileOrder::rows_first, false>;
-  else if constexpr (kSchedule == MoeTileSchedule::l2_groups ||
-                     kSchedule == MoeTileSchedule::l2_groups_warp_rows)
-    return moe_grouped_gemm<kProjection, kOperands, TileOrder::grouped, kWarpRows>;
+    return moe_grouped_gemm<kProjection, kOperands>;
   else
-    return moe_grouped_gemm_multicast<kProjection, kOperands, kWarpRows>;
+    return moe_grouped_gemm_multicast<kProjection, kOperands>;
 }
 
 template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
@@ -563,8 +557,7 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
                              const char* name) {
   constexpr bool kGather = kProjection == Projection::gate_up;
   constexpr bool kFp8 = kOperands == Operands::e4m3;
-  constexpr bool kMulticast = kSchedule == MoeTileSchedule::l2_groups_multicast ||
-                              kSchedule == MoeTileSchedule::l2_groups_multicast_warp_rows;
+  constexpr bool kMulticast = kSchedule == MoeTileSchedule::l2_groups_multicast;
   const auto fail = [&](const std::string& what) {
     throw std::invalid_argument(std::string(name) + ": " + what);
   };
