@@ -30,8 +30,8 @@ template <Projection kProjection>
 cudaError_t launch_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
   switch (launch.args.schedule) {
   case MoeTileSchedule::rows_first:
-    return grouped_detail::launch<kProjection, Operands::e4m3, MoeTileSchedule::rows_first>(
-        launch, stream);
+    return grouped_detail::launch<kProjection, Operands::e4m3, MoeTileSchedule::rows_first>(launch,
+                                                                                            stream);
   case MoeTileSchedule::l2_groups_multicast:
     return grouped_detail::launch<kProjection, Operands::e4m3,
                                   MoeTileSchedule::l2_groups_multicast>(launch, stream);

@@ -137,7 +137,8 @@ __device__ inline void build_expert_table(ExpertTable& table, const int* offsets
     for (int first = 0; first < experts; first += 32) {
       const int e = first + tid;
       const int count =
-          e < experts ? (expert_rows(table, e) + kRowsPerTile - 1) / kRowsPerTile * column_tiles : 0;
+          e < experts ? (expert_rows(table, e) + kRowsPerTile - 1) / kRowsPerTile * column_tiles
+                      : 0;
       int sum = count;
 #pragma unroll
       for (int offset = 1; offset < 32; offset *= 2) {
@@ -316,8 +317,7 @@ __device__ __forceinline__ void wgmma_k_slice(float (&d)[128], std::uint64_t des
 template <Projection kProjection, Operands kOperands, TileOrder kOrder, int kCluster,
           bool kWarpRowGather>
 __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
-                                                  const CUtensorMap& b_map,
-                                                  const KernelParams& p) {
+                                                  const CUtensorMap& b_map, const KernelParams& p) {
   constexpr bool kGather = kProjection == Projection::gate_up;
   constexpr unsigned kBShareBytes = kBTileBytes / kCluster;  // the B bytes one block loads
   extern __shared__ std::uint8_t shared_window[];
@@ -330,7 +330,8 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
 
   const int tid = static_cast<int>(threadIdx.x);
   const int warpgroup = tid / 128;
-  int rank = 0, first_tile = static_cast<int>(blockIdx.x), tile_stride = static_cast<int>(gridDim.x);
+  int rank = 0, first_tile = static_cast<int>(blockIdx.x),
+      tile_stride = static_cast<int>(gridDim.x);
   if constexpr (kCluster > 1) {
     rank = static_cast<int>(common::cluster_cta_rank());
     first_tile = static_cast<int>(common::cluster_index_x());
@@ -384,7 +385,7 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
       // visit 1); holding 8 tokens in the producer's 40 registers spilled, and so does this loop
       // unrolled 8 times (16-32 bytes; 4 times: none).
       __shared__ int gather_tokens[2][kBlockM];
-      const int chunk = tid % 8;                    // this thread's 16 bytes of a 128-byte row
+      const int chunk = tid % 8;  // this thread's 16 bytes of a 128-byte row
       const int first_row = (tid / 32) * 32 + (tid % 32) / 8;  // rows first_row + 4 i, i < 8
       int step = 0, buffer = 0;
       for (int tile = first_tile; tile < tiles; tile += tile_stride, buffer ^= 1) {
@@ -411,9 +412,8 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
             const int row = first_row + 4 * i;
             const int token = gather_tokens[buffer][row];
             cp_async_16_zfill(a_slot(s) + row * kRowBytes + ((chunk ^ (row % 8)) * 16),
-                              token >= 0
-                                  ? column + static_cast<std::size_t>(token) * p.a_row_bytes
-                                  : p.a_gather,
+                              token >= 0 ? column + static_cast<std::size_t>(token) * p.a_row_bytes
+                                         : p.a_gather,
                               token >= 0 ? 16u : 0u);
           }
           cp_async_mbarrier_arrive_noinc(&full[s]);
@@ -641,8 +641,8 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
     int resident_clusters = 0;
     status = cudaOccupancyMaxActiveClusters(&resident_clusters, kernel, &config);
     if (status != cudaSuccess)
-      throw std::runtime_error(std::string(name) + ": cudaOccupancyMaxActiveClusters: " +
-                               cudaGetErrorString(status));
+      throw std::runtime_error(std::string(name) +
+                               ": cudaOccupancyMaxActiveClusters: " + cudaGetErrorString(status));
     if (resident_clusters < 1)
       throw std::runtime_error(std::string(name) +
                                ": no 2-block cluster of this kernel fits on the GPU "
@@ -674,8 +674,9 @@ cudaError_t launch(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
   p.a_dequant = a.a_dequant;
   p.b_dequant = a.b_dequant;
   p.out_quant = a.out_quant;
-  kernel_for<kProjection, kOperands, kSchedule>()<<<launch.grid, launch.block, launch.shared_bytes,
-                                                    stream>>>(launch.a_map, launch.b_map, p);
+  kernel_for<kProjection, kOperands,
+             kSchedule>()<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+      launch.a_map, launch.b_map, p);
   return cudaGetLastError();
 }
 

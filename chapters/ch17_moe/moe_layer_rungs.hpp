@@ -504,7 +504,8 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
     // + e4m3 weights, x, h; bf16 out; calibration x and h (bf16).
     aisp::Requirements r = wgmma_requirements(
         layer_device_bytes(s) + static_cast<std::size_t>(s.weight_bytes_bf16() / 2) +
-            count(s.tokens, 3 * s.hidden) + count(s.assignments(), 3 * s.intermediate + 2 * s.hidden),
+            count(s.tokens, 3 * s.hidden) +
+            count(s.assignments(), 3 * s.intermediate + 2 * s.hidden),
         true);
     if (kSchedule == MoeTileSchedule::l2_groups_multicast)
       r.features.push_back(aisp::Feature::thread_block_clusters);
@@ -532,7 +533,8 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
         "FP8 e4m3 MoE layer vs BF16: e4m3 rounding of x, W13, h and W2 moves each output by an "
         "error of RMS 1.5e-3 (host simulation; |y| RMS 0.024) with a heavier-than-Gaussian tail "
         "(H200, 2.7e8 elements at 65536 tokens: largest 0.0107-0.0129 over three seeds); atol "
-        "0.02 = 13 RMS, rtol 1e-2 the bf16 ulp; a dropped expert or a misapplied scale still fails"};
+        "0.02 = 13 RMS, rtol 1e-2 the bf16 ulp; a dropped expert or a misapplied scale still "
+        "fails"};
   }
 
   aisp::TimingMode timing_mode() const override {
