@@ -39,4 +39,10 @@ __device__ __forceinline__ void cp_async_mbarrier_arrive_noinc(std::uint64_t* ba
       : "memory");
 }
 
+// Barrier 1 over the 128 threads of warpgroup 0 (the producers), so they can share a table in
+// shared memory without stopping the consumers (barrier 0 is __syncthreads').
+__device__ __forceinline__ void producer_warpgroup_sync() {
+  asm volatile("bar.sync 1, 128;" ::: "memory");
+}
+
 }  // namespace aisp::ch17

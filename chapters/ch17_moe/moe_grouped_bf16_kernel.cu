@@ -13,21 +13,34 @@ namespace aisp::ch17 {
 using grouped_detail::Operands;
 using grouped_detail::Projection;
 
+namespace {
+void require_rows_first(const MoeGroupedGemmArgs& args, const char* name) {
+  if (args.schedule != MoeTileSchedule::rows_first)
+    throw std::invalid_argument(std::string(name) +
+                                ": only the rows_first tile schedule is built for BF16 "
+                                "(l2_groups_multicast is an FP8 rung)");
+}
+constexpr auto kRowsFirst = MoeTileSchedule::rows_first;
+}  // namespace
+
 MoeGroupedGemmLaunch prepare_moe_gate_up_bf16(const MoeGroupedGemmArgs& args,
                                               const cudaDeviceProp& device) {
-  return grouped_detail::prepare<Projection::gate_up, Operands::bf16>(args, device,
-                                                                      "moe gate_up (bf16)");
+  require_rows_first(args, "moe gate_up (bf16)");
+  return grouped_detail::prepare<Projection::gate_up, Operands::bf16, kRowsFirst>(
+      args, device, "moe gate_up (bf16)");
 }
 cudaError_t launch_moe_gate_up_bf16(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
-  return grouped_detail::launch<Projection::gate_up, Operands::bf16>(launch, stream);
+  return grouped_detail::launch<Projection::gate_up, Operands::bf16, kRowsFirst>(launch, stream);
 }
 
 MoeGroupedGemmLaunch prepare_moe_down_bf16(const MoeGroupedGemmArgs& args,
                                            const cudaDeviceProp& device) {
-  return grouped_detail::prepare<Projection::down, Operands::bf16>(args, device, "moe down (bf16)");
+  require_rows_first(args, "moe down (bf16)");
+  return grouped_detail::prepare<Projection::down, Operands::bf16, kRowsFirst>(args, device,
+                                                                               "moe down (bf16)");
 }
 cudaError_t launch_moe_down_bf16(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
-  return grouped_detail::launch<Projection::down, Operands::bf16>(launch, stream);
+  return grouped_detail::launch<Projection::down, Operands::bf16, kRowsFirst>(launch, stream);
 }
 
 }  // namespace aisp::ch17

@@ -11,21 +11,49 @@ namespace aisp::ch17 {
 using grouped_detail::Operands;
 using grouped_detail::Projection;
 
+namespace {
+template <Projection kProjection>
+MoeGroupedGemmLaunch prepare_fp8(const MoeGroupedGemmArgs& args, const cudaDeviceProp& device,
+                                 const char* name) {
+  switch (args.schedule) {
+  case MoeTileSchedule::rows_first:
+    return grouped_detail::prepare<kProjection, Operands::e4m3, MoeTileSchedule::rows_first>(
+        args, device, name);
+  case MoeTileSchedule::l2_groups_multicast:
+    return grouped_detail::prepare<kProjection, Operands::e4m3,
+                                   MoeTileSchedule::l2_groups_multicast>(args, device, name);
+  }
+  throw std::invalid_argument(std::string(name) + ": unknown tile schedule");
+}
+
+template <Projection kProjection>
+cudaError_t launch_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
+  switch (launch.args.schedule) {
+  case MoeTileSchedule::rows_first:
+    return grouped_detail::launch<kProjection, Operands::e4m3, MoeTileSchedule::rows_first>(launch,
+                                                                                            stream);
+  case MoeTileSchedule::l2_groups_multicast:
+    return grouped_detail::launch<kProjection, Operands::e4m3,
+                                  MoeTileSchedule::l2_groups_multicast>(launch, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+}  // namespace
+
 MoeGroupedGemmLaunch prepare_moe_gate_up_fp8(const MoeGroupedGemmArgs& args,
                                              const cudaDeviceProp& device) {
-  return grouped_detail::prepare<Projection::gate_up, Operands::e4m3>(args, device,
-                                                                      "moe gate_up (fp8)");
+  return prepare_fp8<Projection::gate_up>(args, device, "moe gate_up (fp8)");
 }
 cudaError_t launch_moe_gate_up_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
-  return grouped_detail::launch<Projection::gate_up, Operands::e4m3>(launch, stream);
+  return launch_fp8<Projection::gate_up>(launch, stream);
 }
 
 MoeGroupedGemmLaunch prepare_moe_down_fp8(const MoeGroupedGemmArgs& args,
                                           const cudaDeviceProp& device) {
-  return grouped_detail::prepare<Projection::down, Operands::e4m3>(args, device, "moe down (fp8)");
+  return prepare_fp8<Projection::down>(args, device, "moe down (fp8)");
 }
 cudaError_t launch_moe_down_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
-  return grouped_detail::launch<Projection::down, Operands::e4m3>(launch, stream);
+  return launch_fp8<Projection::down>(launch, stream);
 }
 
 }  // namespace aisp::ch17

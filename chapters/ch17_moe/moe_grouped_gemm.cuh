@@ -37,6 +37,18 @@ namespace aisp::ch17 {
 
 inline constexpr int kMoeTileRows = 128;  // rows of a tile (per expert; the last one masked)
 
+// How the grouped kernels feed the tensor cores (moe_grouped_gemm_kernel.cuh). BF16 is built with
+// rows_first only; FP8 with both.
+enum class MoeTileSchedule {
+  // One block per SM; an expert's tiles down its 128-row blocks, then its next column tile;
+  // gate_up's producer thread p gathers row p of the tile (rungs 3-5).
+  rows_first,
+  // 2-block clusters sharing each weight slot by TMA multicast; an expert's tiles in groups of 16
+  // row blocks (a group's A stays in L2 while its column tiles go by); gate_up's gather copies
+  // whole 128-byte rows per quarter-warp, the tile's tokens from a shared-memory table.
+  l2_groups_multicast,
+};
+
 struct MoeGroupedGemmArgs {
   // gate_up: x (tokens × hidden), gathered through sorted_rows. down: h (assignments × inter).
   const void* a = nullptr;
@@ -54,6 +66,7 @@ struct MoeGroupedGemmArgs {
   const float* a_dequant = nullptr;
   const float* b_dequant = nullptr;
   const float* out_quant = nullptr;
+  MoeTileSchedule schedule = MoeTileSchedule::rows_first;
 };
 
 struct MoeGroupedGemmLaunch {

@@ -40,6 +40,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../common/cluster.cuh"
 #include "../common/fp8_e4m3.cuh"
 #include "../common/mbarrier.cuh"
 #include "../common/moe_shape.hpp"
@@ -56,11 +57,14 @@ namespace aisp::ch17::grouped_detail {
 
 enum class Projection { gate_up, down };
 enum class Operands { bf16, e4m3 };
+enum class TileOrder { rows_first, grouped };  // locate_tile
 
 constexpr int kBlockM = kMoeTileRows;
 constexpr int kBlockB = 256;    // weight rows per tile
 constexpr int kRowBytes = 128;  // bytes of k per slot row: 64 bf16 or 128 e4m3 (one swizzle row)
 constexpr int kStages = 4;
+constexpr int kGroupRowBlocks = 16;   // TileOrder::grouped: row blocks (of 128) per group
+constexpr int kMulticastCluster = 2;  // blocks per cluster in the multicast kernels
 constexpr int kConsumers = 2;
 constexpr int kThreads = 128 * (1 + kConsumers);
 [[maybe_unused]] constexpr int kConsumerWarps = 4 * kConsumers;
@@ -119,8 +123,11 @@ __device__ __forceinline__ int expert_rows(const ExpertTable& table, int e) {
 }
 
 // Called by every thread of the block (it synchronizes the block).
+// A tile of the sequence covers kCluster row blocks (one per block of a cluster) × one column tile.
+template <int kCluster>
 __device__ inline void build_expert_table(ExpertTable& table, const int* offsets, int experts,
                                           int assignments, int column_tiles) {
+  constexpr int kRowsPerTile = kBlockM * kCluster;
   const int tid = static_cast<int>(threadIdx.x);
   for (int e = tid; e <= experts; e += static_cast<int>(blockDim.x))
     table.row_start[e] = min(max(offsets[e], 0), assignments);
@@ -130,7 +137,8 @@ __device__ inline void build_expert_table(ExpertTable& table, const int* offsets
     for (int first = 0; first < experts; first += 32) {
       const int e = first + tid;
       const int count =
-          e < experts ? (expert_rows(table, e) + kBlockM - 1) / kBlockM * column_tiles : 0;
+          e < experts ? (expert_rows(table, e) + kRowsPerTile - 1) / kRowsPerTile * column_tiles
+                      : 0;
       int sum = count;
 #pragma unroll
       for (int offset = 1; offset < 32; offset *= 2) {
@@ -149,8 +157,19 @@ __device__ inline void build_expert_table(ExpertTable& table, const int* offsets
 }
 
 // The last expert whose first tile is at or before `tile` (an empty expert shares its first tile
-// index with the next one, so "last" skips it).
-__device__ __forceinline__ ExpertTile locate_tile(const ExpertTable& table, int experts, int tile) {
+// index with the next one, so "last" skips it), and where in that expert the tile lies:
+//   rows_first  down the expert's row blocks, then the next column tile: the blocks in flight share
+//               one weight slice, but each reads rows of A of its own, all of the expert's A per
+//               column tile (64 MB of x in e4m3 per expert at 65536 tokens: more than L2 holds,
+//               so A comes from HBM once per column tile)
+//   grouped     the same within groups of kGroupRowBlocks row blocks (2048 rows): a group's A
+//               (8 MB for gate_up, 22.5 MB for down in e4m3) stays in L2 while its column tiles
+//               go by, and the ~132 blocks in flight cover ~132 / 16 column tiles of B
+// kCluster blocks share a tile's weights; block `rank` takes row block kCluster · unit + rank.
+template <TileOrder kOrder, int kCluster>
+__device__ __forceinline__ ExpertTile locate_tile(const ExpertTable& table, int experts, int tile,
+                                                  int column_tiles, int rank) {
+  constexpr int kRowsPerTile = kBlockM * kCluster;
   int lo = 0, hi = experts - 1;
   while (lo < hi) {
     const int mid = (lo + hi + 1) / 2;
@@ -160,12 +179,26 @@ __device__ __forceinline__ ExpertTile locate_tile(const ExpertTable& table, int 
       hi = mid - 1;
   }
   const int local = tile - table.tile_start[lo];
-  const int row_tiles = (expert_rows(table, lo) + kBlockM - 1) / kBlockM;
+  const int row_units = (expert_rows(table, lo) + kRowsPerTile - 1) / kRowsPerTile;
+  int unit = 0, column_tile = 0;
+  if constexpr (kOrder == TileOrder::rows_first) {
+    unit = local % row_units;
+    column_tile = local / row_units;
+  } else {
+    constexpr int kGroupUnits = kGroupRowBlocks / kCluster;
+    const int group_tiles = kGroupUnits * column_tiles;
+    const int group = local / group_tiles;
+    const int first_unit = group * kGroupUnits;
+    const int units_in_group = min(kGroupUnits, row_units - first_unit);
+    const int in_group = local - group * group_tiles;
+    unit = first_unit + in_group % units_in_group;
+    column_tile = in_group / units_in_group;
+  }
   ExpertTile t;
   t.expert = lo;
-  t.row0 = table.row_start[lo] + (local % row_tiles) * kBlockM;
+  t.row0 = table.row_start[lo] + (unit * kCluster + rank) * kBlockM;
   t.row_end = table.row_start[lo + 1];
-  t.column_tile = local / row_tiles;
+  t.column_tile = column_tile;
   return t;
 }
 
@@ -269,12 +302,24 @@ __device__ __forceinline__ void wgmma_k_slice(float (&d)[128], std::uint64_t des
     wgmma_m64n256k32_e4m3(d, desc_a, desc_b, accumulate);
 }
 
-template <Projection kProjection, Operands kOperands>
-__global__ void __launch_bounds__(kThreads, 1)
-    moe_grouped_gemm(const __grid_constant__ CUtensorMap a_map,
-                     const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
-#if AISP_WGMMA_AVAILABLE
+// The kernel's body. kCluster = 2: the two blocks of a cluster (neighbouring SMs) take the two row
+// blocks of one tile of the sequence and share its weights: each block loads half of the B slot
+// with a TMA multicast that lands in both blocks' slot and counts down both blocks' `full`
+// barrier, so every weight byte leaves L2 once per cluster instead of once per block (the FP8
+// kernel moves 48 KiB per block per k-step, twice BF16's bytes per second). A slot is refilled
+// only when the consumers of both blocks released it (`empty` counts both blocks' consumer warps).
+//
+// kWarpRowGather (gate_up): which producer thread copies which 16-byte chunk of A. false: thread p
+// copies row p of the tile, so one warp instruction touches 32 rows, 16 bytes of each: 32 sector
+// requests to L2, each sector half used (its other half comes with the next instruction). true:
+// the 8 lanes of a quarter-warp copy one row's 128 bytes, so one instruction reads 4 whole rows (16
+// full sectors); each thread copies one chunk of 8 rows, 4 rows apart.
+template <Projection kProjection, Operands kOperands, TileOrder kOrder, int kCluster,
+          bool kWarpRowGather>
+__device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
+                                                  const CUtensorMap& b_map, const KernelParams& p) {
   constexpr bool kGather = kProjection == Projection::gate_up;
+  constexpr unsigned kBShareBytes = kBTileBytes / kCluster;  // the B bytes one block loads
   extern __shared__ std::uint8_t shared_window[];
   __shared__ ExpertTable table;
   std::uint8_t* base = common::align_shared_1024(shared_window);
@@ -285,6 +330,13 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int tid = static_cast<int>(threadIdx.x);
   const int warpgroup = tid / 128;
+  int rank = 0, first_tile = static_cast<int>(blockIdx.x),
+      tile_stride = static_cast<int>(gridDim.x);
+  if constexpr (kCluster > 1) {
+    rank = static_cast<int>(common::cluster_cta_rank());
+    first_tile = static_cast<int>(common::cluster_index_x());
+    tile_stride = static_cast<int>(common::cluster_count_x());
+  }
 
   if (tid == 0) {
     if constexpr (!kGather)
@@ -293,22 +345,85 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int s = 0; s < kStages; ++s) {
       // gate_up: 128 cp.async arrivals + thread 0's expect_tx arrival; down: the expect_tx only.
       common::mbarrier_init(&full[s], kGather ? 129 : 1);
-      common::mbarrier_init(&empty[s], kConsumerWarps);
+      common::mbarrier_init(&empty[s], kConsumerWarps * kCluster);
     }
     common::mbarrier_init_fence();
   }
   const int column_tiles = p.out_columns / tile_columns<kProjection>();
-  build_expert_table(table, p.expert_offsets, p.experts, p.assignments, column_tiles);
+  build_expert_table<kCluster>(table, p.expert_offsets, p.experts, p.assignments, column_tiles);
+  if constexpr (kCluster > 1)
+    common::cluster_sync();  // the peer's barriers exist before any multicast or remote arrival
   const int tiles = table.tile_start[p.experts];
+  const auto locate = [&](int tile) {
+    return locate_tile<kOrder, kCluster>(table, p.experts, tile, column_tiles, rank);
+  };
+  // B's rows for this block's share of a slot: one TMA box (multicast to the cluster), or all of
+  // them (two boxes for gate_up: 128 gate rows, then the matching 128 up rows).
+  const auto load_b = [&](int s, int kstep, int gate_or_b_row) {
+    const int k = kstep * block_k<kOperands>();
+    if constexpr (kCluster > 1) {
+      const int row = kGather ? gate_or_b_row + rank * p.intermediate : gate_or_b_row + rank * 128;
+      common::tma_load_2d_multicast(b_slot(s) + rank * kBShareBytes, b_map, &full[s], k, row,
+                                    static_cast<std::uint16_t>((1u << kCluster) - 1));
+    } else if constexpr (kGather) {
+      common::tma_load_2d(b_slot(s), b_map, &full[s], k, gate_or_b_row);
+      common::tma_load_2d(b_slot(s) + kBTileBytes / 2, b_map, &full[s], k,
+                          gate_or_b_row + p.intermediate);
+    } else {
+      common::tma_load_2d(b_slot(s), b_map, &full[s], k, gate_or_b_row);
+    }
+  };
 
   if (warpgroup == 0) {
     common::setmaxnreg_decrease<40>();
-    if constexpr (kGather) {
+    if constexpr (kGather && kWarpRowGather) {
+      // The tile's tokens go through a table in shared memory (two buffers: tile n + 1's is
+      // written while slower producer threads may still read tile n's): each thread looks up
+      // one row per tile from global memory, then its 8 rows per k-step from shared memory.
+      // Looking them up in global memory at every k-step put an L1-missing load (the L1 is what
+      // the 196 KiB ring leaves) in front of every copy: gate_up 42.4 ms instead of 29.2 (ncu,
+      // visit 1); holding 8 tokens in the producer's 40 registers spilled, and so does this loop
+      // unrolled 8 times (16-32 bytes; 4 times: none).
+      __shared__ int gather_tokens[2][kBlockM];
+      const int chunk = tid % 8;  // this thread's 16 bytes of a 128-byte row
+      const int first_row = (tid / 32) * 32 + (tid % 32) / 8;  // rows first_row + 4 i, i < 8
+      int step = 0, buffer = 0;
+      for (int tile = first_tile; tile < tiles; tile += tile_stride, buffer ^= 1) {
+        const ExpertTile t = locate(tile);
+        {
+          const int row = t.row0 + tid;  // -1: a row past the expert (zeros)
+          gather_tokens[buffer][tid] = row < t.row_end ? p.sorted_rows[row] / p.top_k : -1;
+        }
+        producer_warpgroup_sync();
+        const int gate_row = t.expert * p.b_rows_per_expert + t.column_tile * 128;
+        for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
+          const int s = step % kStages;
+          const auto round = static_cast<std::uint32_t>(step / kStages);
+          common::mbarrier_wait_parity(&empty[s], (round % 2) ^ 1);
+          if (tid == 0) {
+            // The whole B slot lands here (this block's share and, multicast, the peer's).
+            common::mbarrier_arrive_expect_tx(&full[s], kBTileBytes);
+            load_b(s, kstep, gate_row);
+          }
+          const std::uint8_t* column =
+              p.a_gather + static_cast<std::size_t>(kstep) * kRowBytes + chunk * 16;
+#pragma unroll 4
+          for (int i = 0; i < 8; ++i) {
+            const int row = first_row + 4 * i;
+            const int token = gather_tokens[buffer][row];
+            cp_async_16_zfill(a_slot(s) + row * kRowBytes + ((chunk ^ (row % 8)) * 16),
+                              token >= 0 ? column + static_cast<std::size_t>(token) * p.a_row_bytes
+                                         : p.a_gather,
+                              token >= 0 ? 16u : 0u);
+          }
+          cp_async_mbarrier_arrive_noinc(&full[s]);
+        }
+      }
+    } else if constexpr (kGather) {
       const int row_in_tile = tid;  // 0..127: this thread copies row `tid` of every A tile
       int step = 0;
-      for (int tile = static_cast<int>(blockIdx.x); tile < tiles;
-           tile += static_cast<int>(gridDim.x)) {
-        const ExpertTile t = locate_tile(table, p.experts, tile);
+      for (int tile = first_tile; tile < tiles; tile += tile_stride) {
+        const ExpertTile t = locate(tile);
         const int row = t.row0 + row_in_tile;
         const std::uint8_t* source = p.a_gather;
         std::uint32_t source_bytes = 0;  // zeros for rows past the expert
@@ -318,16 +433,14 @@ __global__ void __launch_bounds__(kThreads, 1)
           source_bytes = 16;
         }
         const int gate_row = t.expert * p.b_rows_per_expert + t.column_tile * 128;
-        const int up_row = gate_row + p.intermediate;
         for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
           const int s = step % kStages;
           const auto round = static_cast<std::uint32_t>(step / kStages);
           common::mbarrier_wait_parity(&empty[s], (round % 2) ^ 1);
           if (row_in_tile == 0) {
+            // The whole B slot lands here (this block's share and, multicast, the peer's).
             common::mbarrier_arrive_expect_tx(&full[s], kBTileBytes);
-            common::tma_load_2d(b_slot(s), b_map, &full[s], kstep * block_k<kOperands>(), gate_row);
-            common::tma_load_2d(b_slot(s) + kBTileBytes / 2, b_map, &full[s],
-                                kstep * block_k<kOperands>(), up_row);
+            load_b(s, kstep, gate_row);
           }
           std::uint8_t* destination = a_slot(s) + row_in_tile * kRowBytes;
           const std::uint8_t* chunk_source = source + static_cast<std::size_t>(kstep) * kRowBytes;
@@ -340,9 +453,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     } else if (tid == 0) {
       int step = 0;
-      for (int tile = static_cast<int>(blockIdx.x); tile < tiles;
-           tile += static_cast<int>(gridDim.x)) {
-        const ExpertTile t = locate_tile(table, p.experts, tile);
+      for (int tile = first_tile; tile < tiles; tile += tile_stride) {
+        const ExpertTile t = locate(tile);
         const int b_row = t.expert * p.b_rows_per_expert + t.column_tile * kBlockB;
         for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
           const int s = step % kStages;
@@ -351,7 +463,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           // Rows past the matrix are zero-filled and still count towards the slot's bytes.
           common::mbarrier_arrive_expect_tx(&full[s], kSlotBytes);
           common::tma_load_2d(a_slot(s), a_map, &full[s], kstep * block_k<kOperands>(), t.row0);
-          common::tma_load_2d(b_slot(s), b_map, &full[s], kstep * block_k<kOperands>(), b_row);
+          load_b(s, kstep, b_row);
         }
       }
     }
@@ -359,11 +471,19 @@ __global__ void __launch_bounds__(kThreads, 1)
     common::setmaxnreg_increase<232>();
     const int consumer = warpgroup - 1;
     const int lane = tid % 32;
+    // A slot is free once this warp's wgmma reads of it retired: tell every block that fills it.
+    const auto release = [&](int s) {
+      if constexpr (kCluster > 1) {
+        for (int peer = 0; peer < kCluster; ++peer)
+          common::mbarrier_arrive_cluster(&empty[s], static_cast<std::uint32_t>(peer));
+      } else {
+        common::mbarrier_arrive(&empty[s]);
+      }
+    };
     float d[128];
     int step = 0;
-    for (int tile = static_cast<int>(blockIdx.x); tile < tiles;
-         tile += static_cast<int>(gridDim.x)) {
-      const ExpertTile t = locate_tile(table, p.experts, tile);
+    for (int tile = first_tile; tile < tiles; tile += tile_stride) {
+      const ExpertTile t = locate(tile);
       for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
         const int s = step % kStages;
         common::mbarrier_wait_parity(&full[s], static_cast<std::uint32_t>((step / kStages) % 2));
@@ -379,11 +499,11 @@ __global__ void __launch_bounds__(kThreads, 1)
         common::wgmma_commit_group();
         common::wgmma_wait_group<1>();
         if (kstep > 0 && lane == 0)
-          common::mbarrier_arrive(&empty[(step - 1) % kStages]);
+          release((step - 1) % kStages);
       }
       common::wgmma_wait_group<0>();
       if (lane == 0)  // the tile's last slot, before the epilogue: the producer refills it now
-        common::mbarrier_arrive(&empty[(step - 1) % kStages]);
+        release((step - 1) % kStages);
       common::wgmma_fence_accumulators(d);
       if constexpr (kGather)
         store_swiglu_tile<kOperands>(d, p, t, consumer);
@@ -391,6 +511,31 @@ __global__ void __launch_bounds__(kThreads, 1)
         store_down_tile<kOperands>(d, p, t, consumer);
     }
   }
+  if constexpr (kCluster > 1)
+    common::cluster_sync();  // no block exits while its peer may still copy into it or arrive
+}
+
+// One block per SM, rows_first, each producer thread gathering one row (rungs 3-5).
+template <Projection kProjection, Operands kOperands>
+__global__ void __launch_bounds__(kThreads, 1)
+    moe_grouped_gemm(const __grid_constant__ CUtensorMap a_map,
+                     const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
+#if AISP_WGMMA_AVAILABLE
+  grouped_gemm_body<kProjection, kOperands, TileOrder::rows_first, 1, false>(a_map, b_map, p);
+#else
+  (void)a_map, (void)b_map, (void)p;
+  __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
+#endif
+}
+
+// 2×1 clusters, TMA multicast of the weights, grouped tile order, gate_up's gather by whole rows.
+template <Projection kProjection, Operands kOperands>
+__global__ void __cluster_dims__(kMulticastCluster, 1, 1) __launch_bounds__(kThreads, 1)
+    moe_grouped_gemm_multicast(const __grid_constant__ CUtensorMap a_map,
+                               const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
+#if AISP_WGMMA_AVAILABLE
+  grouped_gemm_body<kProjection, kOperands, TileOrder::grouped, kMulticastCluster,
+                    kProjection == Projection::gate_up>(a_map, b_map, p);
 #else
   (void)a_map, (void)b_map, (void)p;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
@@ -399,14 +544,25 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-template <Projection kProjection, Operands kOperands>
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
+constexpr auto kernel_for() {
+  if constexpr (kSchedule == MoeTileSchedule::rows_first)
+    return moe_grouped_gemm<kProjection, kOperands>;
+  else
+    return moe_grouped_gemm_multicast<kProjection, kOperands>;
+}
+
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
 MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDeviceProp& device,
                              const char* name) {
   constexpr bool kGather = kProjection == Projection::gate_up;
   constexpr bool kFp8 = kOperands == Operands::e4m3;
+  constexpr bool kMulticast = kSchedule == MoeTileSchedule::l2_groups_multicast;
   const auto fail = [&](const std::string& what) {
     throw std::invalid_argument(std::string(name) + ": " + what);
   };
+  if (args.schedule != kSchedule)
+    fail("internal: prepared with a schedule other than args.schedule");
   if (args.a == nullptr || args.b == nullptr || args.out == nullptr ||
       args.expert_offsets == nullptr)
     fail("null A, B, out or expert_offsets");
@@ -434,9 +590,9 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
   if (device.sharedMemPerBlockOptin < static_cast<int>(kSharedBytes + sizeof(ExpertTable)))
     fail("needs " + std::to_string(kSharedBytes + sizeof(ExpertTable)) +
          " bytes of shared memory per block");
-  const cudaError_t status =
-      cudaFuncSetAttribute(moe_grouped_gemm<kProjection, kOperands>,
-                           cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+  const auto kernel = kernel_for<kProjection, kOperands, kSchedule>();
+  cudaError_t status =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
   if (status != cudaSuccess)
     throw std::runtime_error(std::string(name) +
                              ": cudaFuncSetAttribute: " + cudaGetErrorString(status));
@@ -456,6 +612,9 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
          .cols = static_cast<std::uint64_t>(k),
          .box_rows = kBlockM,
          .box_cols = static_cast<std::uint32_t>(block_k<kOperands>())});
+  // Boxes of 128 weight rows, except the unclustered down kernel's one box of 256: gate_up loads
+  // its 128 gate and 128 up rows as two boxes, and a multicast block loads its half of the slot.
+  const bool whole_slot_box = !kGather && !kMulticast;
   launch.b_map = common::encode_tiled_matrix_2d(
       {.base = args.b,
        .dtype = type,
@@ -463,15 +622,39 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
        .rows =
            static_cast<std::uint64_t>(args.experts) * static_cast<std::uint64_t>(b_rows_per_expert),
        .cols = static_cast<std::uint64_t>(k),
-       .box_rows = static_cast<std::uint32_t>(kGather ? kBlockB / 2 : kBlockB),
+       .box_rows = static_cast<std::uint32_t>(whole_slot_box ? kBlockB : kBlockB / 2),
        .box_cols = static_cast<std::uint32_t>(block_k<kOperands>())});
   launch.grid = dim3(static_cast<unsigned>(device.multiProcessorCount));
+  if constexpr (kMulticast) {
+    // As many clusters as can be resident at once (a GPC need not split evenly into pairs of SMs).
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(device.multiProcessorCount));
+    config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = kSharedBytes;
+    cudaLaunchAttribute cluster_dims{};
+    cluster_dims.id = cudaLaunchAttributeClusterDimension;
+    cluster_dims.val.clusterDim.x = kMulticastCluster;
+    cluster_dims.val.clusterDim.y = 1;
+    cluster_dims.val.clusterDim.z = 1;
+    config.attrs = &cluster_dims;
+    config.numAttrs = 1;
+    int resident_clusters = 0;
+    status = cudaOccupancyMaxActiveClusters(&resident_clusters, kernel, &config);
+    if (status != cudaSuccess)
+      throw std::runtime_error(std::string(name) +
+                               ": cudaOccupancyMaxActiveClusters: " + cudaGetErrorString(status));
+    if (resident_clusters < 1)
+      throw std::runtime_error(std::string(name) +
+                               ": no 2-block cluster of this kernel fits on the GPU "
+                               "(cudaOccupancyMaxActiveClusters returned 0)");
+    launch.grid = dim3(static_cast<unsigned>(kMulticastCluster * resident_clusters));
+  }
   launch.block = dim3(kThreads);
   launch.shared_bytes = kSharedBytes;
   return launch;
 }
 
-template <Projection kProjection, Operands kOperands>
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
 cudaError_t launch(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
   constexpr bool kGather = kProjection == Projection::gate_up;
   const MoeGroupedGemmArgs& a = launch.args;
@@ -491,8 +674,9 @@ cudaError_t launch(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
   p.a_dequant = a.a_dequant;
   p.b_dequant = a.b_dequant;
   p.out_quant = a.out_quant;
-  moe_grouped_gemm<kProjection, kOperands>
-      <<<launch.grid, launch.block, launch.shared_bytes, stream>>>(launch.a_map, launch.b_map, p);
+  kernel_for<kProjection, kOperands,
+             kSchedule>()<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+      launch.a_map, launch.b_map, p);
   return cudaGetLastError();
 }
 

@@ -16,6 +16,9 @@
 //   MoeGroupedFp8           the same kernels in FP8 e4m3 (static activation scales, per-channel
 //                           weight scales): a lower-precision variant, declared
 //   MoeGroupedFp8<graph>    the whole layer captured once into a CUDA graph, one launch per call
+//   MoeGroupedFp8MulticastWarpRows  the FP8 kernels on 2-block clusters sharing each weight slot
+//                           (TMA multicast), tiles in L2-sized groups of row blocks, gate_up's
+//                           gather copying whole rows per quarter-warp
 // Every variant routes with the same fused router (chapters/common/moe_routing.cuh); the router's
 // own pair is moe_router. Host code only: the variant files are .cpp.
 #pragma once
@@ -488,7 +491,10 @@ inline aisp::LowerPrecision moe_fp8_lower_precision() {
       "Bound 9%."};
 }
 
-template <class Config, Submission kSubmission>
+// kSchedule: how the grouped kernels walk the experts' tiles (moe_grouped_gemm.cuh): rungs 4 and
+// 5 use rows_first; the 64k pair's _fp8_multicast_warp_rows rung l2_groups_multicast.
+template <class Config, Submission kSubmission,
+          MoeTileSchedule kSchedule = MoeTileSchedule::rows_first>
 class MoeGroupedFp8 : public common::MoeLayerProblem {
  public:
   MoeGroupedFp8() : MoeLayerProblem(Config::shape()) {}
@@ -496,11 +502,14 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
   aisp::Requirements requirements() const override {
     const MoeShape& s = shape();
     // + e4m3 weights, x, h; bf16 out; calibration x and h (bf16).
-    return wgmma_requirements(layer_device_bytes(s) +
-                                  static_cast<std::size_t>(s.weight_bytes_bf16() / 2) +
-                                  count(s.tokens, 3 * s.hidden) +
-                                  count(s.assignments(), 3 * s.intermediate + 2 * s.hidden),
-                              true);
+    aisp::Requirements r = wgmma_requirements(
+        layer_device_bytes(s) + static_cast<std::size_t>(s.weight_bytes_bf16() / 2) +
+            count(s.tokens, 3 * s.hidden) +
+            count(s.assignments(), 3 * s.intermediate + 2 * s.hidden),
+        true);
+    if (kSchedule == MoeTileSchedule::l2_groups_multicast)
+      r.features.push_back(aisp::Feature::thread_block_clusters);
+    return r;
   }
 
   std::optional<aisp::LowerPrecision> lower_precision() const override {
@@ -510,17 +519,22 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
   // FP8 against the BF16 baseline, element by element. The host simulation (see
   // lower_precision) measured the difference at RMS 1.5e-3 (8 experts top-2; |y| RMS 0.024) and
   // 1.1e-3 (64 top-8; 0.016), the largest of 3.3e4 elements 6.7e-3 beyond 1% of the element
-  // (4.4 RMS). Over 3.4e7 elements (2.7e8 at 64k tokens) the tail reaches ~6 RMS: atol 0.0125 (8
-  // RMS of the larger), rtol 1e-2 for the bf16 ulp. Still caught: a dropped or doubled expert
-  // (~0.5|y|, RMS 0.012 on a token's every element), a scale applied twice or not at all (factors
-  // of 100+).
+  // (4.4 RMS). The tail is heavier than a Gaussian's (the error scales with each token's
+  // activations): on the H200 at 65536 tokens (2.7e8 elements; run 20261124-064730-2774, the
+  // same maxima for every FP8 schedule: the same products summed in the same order) the largest
+  // differences were 0.0107-0.011 on the run's seeds and 0.0129 on one fresh seed, which failed
+  // the earlier atol of 0.0125.
+  // atol 0.02 (13 RMS, 1.55x the largest seen), rtol 1e-2 for the bf16 ulp. Still caught: a
+  // dropped or doubled expert (~0.5|y|, RMS 0.012 on a token's every element: ~10% of its 4096
+  // elements beyond 0.02), a scale applied twice or not at all (factors of 100+).
   std::optional<aisp::Tolerance> tolerance() const override {
     return aisp::Tolerance{
-        1e-2, 0.0125,
-        "FP8 e4m3 MoE layer vs BF16: e4m3 rounding of x, W13, h and W2 moves each output by a "
-        "Gaussian error of RMS 1.5e-3 (host simulation; |y| RMS 0.024); atol 0.0125 = 8 RMS "
-        "covers 3.4e7 elements, rtol 1e-2 the bf16 ulp; a dropped expert or a misapplied scale "
-        "still fails"};
+        1e-2, 0.02,
+        "FP8 e4m3 MoE layer vs BF16: e4m3 rounding of x, W13, h and W2 moves each output by an "
+        "error of RMS 1.5e-3 (host simulation; |y| RMS 0.024) with a heavier-than-Gaussian tail "
+        "(H200, 2.7e8 elements at 65536 tokens: largest 0.0107-0.0129 over three seeds); atol "
+        "0.02 = 13 RMS, rtol 1e-2 the bf16 ulp; a dropped expert or a misapplied scale still "
+        "fails"};
   }
 
   aisp::TimingMode timing_mode() const override {
@@ -581,6 +595,7 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
     g.a_dequant = x_dequant_.as<const float>();
     g.b_dequant = w13_dequant_.as<const float>();
     g.out_quant = h_quant_.as<const float>();
+    g.schedule = kSchedule;
     gate_up_ = prepare_moe_gate_up_fp8(g, ctx.device_properties());
     MoeGroupedGemmArgs d = g;
     d.a = h_q_.data();
@@ -703,5 +718,8 @@ template <class Config>
 using MoeGroupedFp8Stream = MoeGroupedFp8<Config, Submission::stream>;
 template <class Config>
 using MoeGroupedFp8Graph = MoeGroupedFp8<Config, Submission::graph>;
+template <class Config>
+using MoeGroupedFp8MulticastWarpRows =
+    MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::l2_groups_multicast>;
 
 }  // namespace aisp::ch17
