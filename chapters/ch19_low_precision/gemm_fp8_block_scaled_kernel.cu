@@ -275,6 +275,177 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
+// ---------------------------------------------------------------------------------------------
+// The 256×128 rung (tile_rows 256): the same recipe, producer and ring protocol, on tiles twice as
+// tall. Why: per k block an SM then loads 48 KiB (A 32 + B 16) for 2·256·128·128 FLOPs instead of
+// 32 KiB for half of them, so the TMA writes into shared memory and the L2 -> SM traffic per FLOP
+// drop by a quarter (64 -> 48 bytes per tensor-core cycle at m64n128k32's 64 cycles), and every
+// consumer wgmma still reads A and B from shared memory as before. Each consumer warpgroup owns
+// 128 rows as two 64-row fragments with 64 fp32 accumulators each (128 registers) and one
+// 64-register temporary: per k block and fragment it issues the four wgmma into the temporary,
+// waits for them and promotes (64 FFMA per thread), then does the same for its second fragment.
+// Its own tensor-core work pauses during each promotion; the other consumer's wgmma (queued on
+// the same SM sub-partitions) fill that gap, since one fragment's wgmma take 256 tensor cycles
+// and a promotion ~64 issue slots per warp. 192 fp32 registers of accumulator and temporary fit
+// under setmaxnreg 232 with room for addresses; two temporaries would not (256).
+constexpr int kTallBlockM = 256;
+constexpr int kTallStages = 4;
+constexpr unsigned kTallATileBytes = kTallBlockM * kBlockK;  // 32 KiB
+constexpr unsigned kTallAScaleBytes = kTallBlockM * 4;       // 256 floats
+[[maybe_unused]] constexpr unsigned kTallStageBytes =
+    kTallATileBytes + kBTileBytes + kTallAScaleBytes;
+constexpr unsigned kTallTilesBytes = kTallStages * (kTallATileBytes + kBTileBytes);
+constexpr unsigned kTallBarriersOffset = kTallTilesBytes + kTallStages * kTallAScaleBytes;
+constexpr unsigned kTallSharedBytes =
+    kTallBarriersOffset + 2 * kTallStages * 8 + common::kSharedAlignmentSlack;
+
+template <int kRingStages>
+struct TallRing {
+  std::uint8_t* base;
+  __device__ std::uint8_t* a_tile(int s) const {
+    return base + s * (kTallATileBytes + kBTileBytes);
+  }
+  __device__ std::uint8_t* b_tile(int s) const { return a_tile(s) + kTallATileBytes; }
+  __device__ float* a_scales(int s) const {
+    return reinterpret_cast<float*>(base + kRingStages * (kTallATileBytes + kBTileBytes) +
+                                    s * kTallAScaleBytes);
+  }
+  __device__ std::uint64_t* full(int s) const {
+    return reinterpret_cast<std::uint64_t*>(
+               base + kRingStages * (kTallATileBytes + kBTileBytes + kTallAScaleBytes)) +
+           s;
+  }
+  __device__ std::uint64_t* empty(int s) const { return full(kRingStages) + s; }
+};
+
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_fp8_block_scaled_tall(const __grid_constant__ CUtensorMap a_map,
+                               const __grid_constant__ CUtensorMap b_map,
+                               const __grid_constant__ CUtensorMap a_scale_map,
+                               const float* __restrict__ b_scales, __nv_bfloat16* __restrict__ c,
+                               int m, int n, int k) {
+#if AISP_WGMMA_AVAILABLE
+  extern __shared__ std::uint8_t shared_window[];
+  const TallRing<kTallStages> ring{common::align_shared_1024(shared_window)};
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warpgroup = tid / 128;
+  const int first = static_cast<int>(blockIdx.x), stride = static_cast<int>(gridDim.x);
+  const int tiles_m = m / kTallBlockM, tiles_n = n / kBlockN;
+  const int tiles = tiles_m * tiles_n;
+  const int k_blocks = k / kBlockK;
+  const int b_scale_ld =
+      common::Fp8ScaleLayout{common::Fp8ScaleGranularity::block_128x128, n, k}.block_ld();
+  // Same L2 footprint of the tiles in flight as the 128-row rung's 8 block rows.
+  constexpr int kTallGroupRows = kGroupRows / 2;
+
+  if (tid == 0) {
+    common::tma_prefetch_tensor_map(a_map);
+    common::tma_prefetch_tensor_map(b_map);
+    common::tma_prefetch_tensor_map(a_scale_map);
+    for (int s = 0; s < kTallStages; ++s) {
+      common::mbarrier_init(ring.full(s), 1);
+      common::mbarrier_init(ring.empty(s), 4 * kConsumers);
+    }
+    common::mbarrier_init_fence();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    common::setmaxnreg_decrease<40>();
+    if (tid == 0) {
+      int step = 0;
+      for (int tile = first; tile < tiles; tile += stride) {
+        const Tile t = grouped_tile(tile, tiles_m, tiles_n, kTallGroupRows);
+        const int row0 = t.row * kTallBlockM, col0 = t.col * kBlockN;
+        for (int kb = 0; kb < k_blocks; ++kb, ++step) {
+          const int s = step % kTallStages;
+          common::mbarrier_wait_parity(ring.empty(s), ((step / kTallStages) & 1) ^ 1);
+          common::mbarrier_arrive_expect_tx(ring.full(s), kTallStageBytes);
+          common::tma_load_2d(ring.a_tile(s), a_map, ring.full(s), kb * kBlockK, row0);
+          common::tma_load_2d(ring.b_tile(s), b_map, ring.full(s), kb * kBlockK, col0);
+          common::tma_load_2d(ring.a_scales(s), a_scale_map, ring.full(s), row0, kb);
+        }
+      }
+    }
+    __syncwarp();
+  } else {
+    common::setmaxnreg_increase<232>();
+    const int consumer = warpgroup - 1;
+    const int lane = tid % 32, warp = (tid / 32) % 4;
+    float acc0[64], acc1[64], temp[64];
+    int base = 0;  // the ring step of this tile's first k block (runs on across tiles)
+    for (int tile = first; tile < tiles; tile += stride, base += k_blocks) {
+      const Tile t = grouped_tile(tile, tiles_m, tiles_n, kTallGroupRows);
+      const float* tile_b_scales = b_scales + static_cast<std::size_t>(t.col) * b_scale_ld;
+#pragma unroll
+      for (int i = 0; i < 64; ++i) {
+        acc0[i] = 0.0f;
+        acc1[i] = 0.0f;
+      }
+      float b_factor = __ldg(tile_b_scales);
+      for (int kb = 0; kb < k_blocks; ++kb) {
+        const int step = base + kb, s = step % kTallStages;
+        // Next block's B factor now, so its global load is not waited for at the promotion.
+        const float next_b_factor = __ldg(tile_b_scales + min(kb + 1, k_blocks - 1));
+        common::mbarrier_wait_parity(ring.full(s),
+                                     static_cast<std::uint32_t>((step / kTallStages) & 1));
+        // This consumer's rows: 128 · consumer + 64 · fragment + 16 · warp + lane / 4 (+ 8).
+        const float* a_factors = ring.a_scales(s) + 128 * consumer + 16 * warp + lane / 4;
+        const float f0_top = a_factors[0] * b_factor, f0_bottom = a_factors[8] * b_factor;
+        const float f1_top = a_factors[64] * b_factor, f1_bottom = a_factors[72] * b_factor;
+        // 64 rows of 128 bytes are 512 descriptor units (16 bytes each).
+        const std::uint64_t desc_a =
+            common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + 1024 * consumer;
+        const std::uint64_t desc_b = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
+
+        common::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBlockK / 32; ++kk)
+          common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
+        common::wgmma_commit_group();
+        common::wgmma_wait_group<0>();
+        common::wgmma_fence_accumulators(temp);
+#pragma unroll
+        for (int j = 0; j < 16; ++j) {
+          acc0[4 * j] = fmaf(temp[4 * j], f0_top, acc0[4 * j]);
+          acc0[4 * j + 1] = fmaf(temp[4 * j + 1], f0_top, acc0[4 * j + 1]);
+          acc0[4 * j + 2] = fmaf(temp[4 * j + 2], f0_bottom, acc0[4 * j + 2]);
+          acc0[4 * j + 3] = fmaf(temp[4 * j + 3], f0_bottom, acc0[4 * j + 3]);
+        }
+
+        common::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBlockK / 32; ++kk)
+          common::wgmma_m64n128k32_e4m3(temp, desc_a + 512 + 2 * kk, desc_b + 2 * kk, kk > 0);
+        common::wgmma_commit_group();
+        common::wgmma_wait_group<0>();
+        common::wgmma_fence_accumulators(temp);
+        // The slot's tiles and factors are no longer read: release it before promoting, so the
+        // producer's next copy into it overlaps this promotion.
+        __syncwarp();
+        if (lane == 0)
+          common::mbarrier_arrive(ring.empty(s));
+#pragma unroll
+        for (int j = 0; j < 16; ++j) {
+          acc1[4 * j] = fmaf(temp[4 * j], f1_top, acc1[4 * j]);
+          acc1[4 * j + 1] = fmaf(temp[4 * j + 1], f1_top, acc1[4 * j + 1]);
+          acc1[4 * j + 2] = fmaf(temp[4 * j + 2], f1_bottom, acc1[4 * j + 2]);
+          acc1[4 * j + 3] = fmaf(temp[4 * j + 3], f1_bottom, acc1[4 * j + 3]);
+        }
+        b_factor = next_b_factor;
+      }
+      const std::size_t row0 = static_cast<std::size_t>(t.row) * kTallBlockM + 128 * consumer;
+      const std::size_t col0 = static_cast<std::size_t>(t.col) * kBlockN;
+      store_tile(acc0, c, static_cast<std::size_t>(n), row0, col0);
+      store_tile(acc1, c, static_cast<std::size_t>(n), row0 + 64, col0);
+    }
+  }
+#else
+  (void)a_map, (void)b_map, (void)a_scale_map, (void)b_scales, (void)c, (void)m, (void)n, (void)k;
+  __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
+#endif
+}
+
 template <int kCluster>
 void prepare_cluster(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp& device) {
   const auto fail = [](const char* call, cudaError_t status) {
@@ -315,32 +486,40 @@ void prepare_cluster(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp& dev
 }  // namespace
 
 Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
-                                                       const cudaDeviceProp& device, int cluster) {
+                                                       const cudaDeviceProp& device, int cluster,
+                                                       int tile_rows) {
   if (cluster != 1 && cluster != 2)
     throw std::invalid_argument("gemm_fp8_block_scaled: cluster must be 1 or 2");
+  if (tile_rows != kBlockM && !(tile_rows == kTallBlockM && cluster == 1))
+    throw std::invalid_argument("gemm_fp8_block_scaled: tile_rows must be 128, or 256 with "
+                                "cluster 1; got " +
+                                std::to_string(tile_rows) + " with cluster " +
+                                std::to_string(cluster));
   if (!args.a || !args.b || !args.a_scales || !args.b_scales || !args.c)
     throw std::invalid_argument("gemm_fp8_block_scaled: null operand or scale pointer");
-  if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.m % (kBlockM * cluster) != 0 ||
+  if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.m % (tile_rows * cluster) != 0 ||
       args.n % kBlockN != 0 || args.k % (2 * kBlockK) != 0)
     throw std::invalid_argument(
         "gemm_fp8_block_scaled: M=" + std::to_string(args.m) + " N=" + std::to_string(args.n) +
         " K=" + std::to_string(args.k) + " must be multiples of " +
-        std::to_string(kBlockM * cluster) +
+        std::to_string(tile_rows * cluster) +
         ", 128 and 256 (whole tiles, whole scale blocks and an "
         "even number of k blocks; the kernel has no tail handling): pad the problem");
-  if (device.sharedMemPerBlockOptin < kSharedBytes)
-    throw std::invalid_argument("gemm_fp8_block_scaled: needs " + std::to_string(kSharedBytes) +
+  const unsigned shared_bytes = tile_rows == kTallBlockM ? kTallSharedBytes : kSharedBytes;
+  if (device.sharedMemPerBlockOptin < shared_bytes)
+    throw std::invalid_argument("gemm_fp8_block_scaled: needs " + std::to_string(shared_bytes) +
                                 " bytes of shared memory per block; this GPU offers " +
                                 std::to_string(device.sharedMemPerBlockOptin));
   Fp8BlockScaledGemmLaunch launch;
   launch.args = args;
   launch.cluster = cluster;
+  launch.tile_rows = tile_rows;
   launch.a_map = common::encode_tiled_matrix_2d({.base = args.a,
                                                  .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
                                                  .element_bytes = 1,
                                                  .rows = static_cast<std::uint64_t>(args.m),
                                                  .cols = static_cast<std::uint64_t>(args.k),
-                                                 .box_rows = kBlockM,
+                                                 .box_rows = static_cast<std::uint32_t>(tile_rows),
                                                  .box_cols = kBlockK});
   launch.b_map =
       common::encode_tiled_matrix_2d({.base = args.b,
@@ -357,20 +536,34 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
                                       .rows = static_cast<std::uint64_t>(args.k / kBlockK),
                                       .cols = static_cast<std::uint64_t>(args.m),
                                       .box_rows = 1,
-                                      .box_cols = kBlockM,
+                                      .box_cols = static_cast<std::uint32_t>(tile_rows),
                                       .swizzle = CU_TENSOR_MAP_SWIZZLE_NONE});
-  if (cluster == 1)
+  if (tile_rows == kTallBlockM) {
+    const cudaError_t status = cudaFuncSetAttribute(
+        gemm_fp8_block_scaled_tall, cudaFuncAttributeMaxDynamicSharedMemorySize, kTallSharedBytes);
+    if (status != cudaSuccess)
+      throw std::runtime_error(std::string("gemm_fp8_block_scaled: cudaFuncSetAttribute: ") +
+                               cudaGetErrorString(status));
+    const int tiles = (args.m / kTallBlockM) * (args.n / kBlockN);
+    launch.grid = dim3(static_cast<unsigned>(std::min(tiles, device.multiProcessorCount)));
+  } else if (cluster == 1) {
     prepare_cluster<1>(launch, device);
-  else
+  } else {
     prepare_cluster<2>(launch, device);
+  }
   launch.block = dim3(kThreads);
-  launch.shared_bytes = kSharedBytes;
+  launch.shared_bytes = shared_bytes;
   return launch;
 }
 
 cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
                                          cudaStream_t stream) {
   const Fp8BlockScaledGemmArgs& a = launch.args;
+  if (launch.tile_rows == kTallBlockM) {
+    gemm_fp8_block_scaled_tall<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+        launch.a_map, launch.b_map, launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);
+    return cudaGetLastError();
+  }
   if (launch.cluster == 1) {
     gemm_fp8_block_scaled<1><<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
         launch.a_map, launch.b_map, launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);
