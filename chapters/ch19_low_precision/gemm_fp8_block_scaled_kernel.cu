@@ -288,6 +288,10 @@ __global__ void __launch_bounds__(kThreads, 1)
 // the same SM sub-partitions) fill that gap, since one fragment's wgmma take 256 tensor cycles
 // and a promotion ~64 issue slots per warp. 192 fp32 registers of accumulator and temporary fit
 // under setmaxnreg 232 with room for addresses; two temporaries would not (256).
+// Cluster 2 (optional): two blocks on neighbouring SMs compute horizontally adjacent tiles with
+// the same A tile; each loads 128 of its 256 rows and multicasts them to both, so L2 -> SM traffic
+// per k block drops from 96 to 64 KiB per pair (A is the larger operand here); a slot is free when
+// both blocks' consumers released it (16 arrivals, on the peer's barrier through mapa).
 constexpr int kTallBlockM = 256;
 constexpr int kTallStages = 4;
 constexpr unsigned kTallATileBytes = kTallBlockM * kBlockK;  // 32 KiB
@@ -318,6 +322,7 @@ struct TallRing {
   __device__ std::uint64_t* empty(int s) const { return full(kRingStages) + s; }
 };
 
+template <int kCluster>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_fp8_block_scaled_tall(const __grid_constant__ CUtensorMap a_map,
                                const __grid_constant__ CUtensorMap b_map,
@@ -329,8 +334,14 @@ __global__ void __launch_bounds__(kThreads, 1)
   const TallRing<kTallStages> ring{common::align_shared_1024(shared_window)};
   const int tid = static_cast<int>(threadIdx.x);
   const int warpgroup = tid / 128;
-  const int first = static_cast<int>(blockIdx.x), stride = static_cast<int>(gridDim.x);
-  const int tiles_m = m / kTallBlockM, tiles_n = n / kBlockN;
+  int rank = 0, first = static_cast<int>(blockIdx.x), stride = static_cast<int>(gridDim.x);
+  if constexpr (kCluster > 1) {
+    rank = static_cast<int>(common::cluster_cta_rank());
+    first = static_cast<int>(common::cluster_index_x());
+    stride = static_cast<int>(common::cluster_count_x());
+  }
+  // Clustered, a tile index names a pair of horizontally adjacent tiles (one per block).
+  const int tiles_m = m / kTallBlockM, tiles_n = n / (kBlockN * kCluster);
   const int tiles = tiles_m * tiles_n;
   const int k_blocks = k / kBlockK;
   const int b_scale_ld =
@@ -344,11 +355,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     common::tma_prefetch_tensor_map(a_scale_map);
     for (int s = 0; s < kTallStages; ++s) {
       common::mbarrier_init(ring.full(s), 1);
-      common::mbarrier_init(ring.empty(s), 4 * kConsumers);
+      common::mbarrier_init(ring.empty(s), 4 * kConsumers * kCluster);
     }
     common::mbarrier_init_fence();
   }
-  __syncthreads();
+  if constexpr (kCluster > 1)
+    common::cluster_sync();  // every block's barriers exist before anyone copies or arrives
+  else
+    __syncthreads();
 
   if (warpgroup == 0) {
     common::setmaxnreg_decrease<40>();
@@ -356,12 +370,19 @@ __global__ void __launch_bounds__(kThreads, 1)
       int step = 0;
       for (int tile = first; tile < tiles; tile += stride) {
         const Tile t = grouped_tile(tile, tiles_m, tiles_n, kTallGroupRows);
-        const int row0 = t.row * kTallBlockM, col0 = t.col * kBlockN;
+        const int row0 = t.row * kTallBlockM, col0 = (t.col * kCluster + rank) * kBlockN;
         for (int kb = 0; kb < k_blocks; ++kb, ++step) {
           const int s = step % kTallStages;
           common::mbarrier_wait_parity(ring.empty(s), ((step / kTallStages) & 1) ^ 1);
           common::mbarrier_arrive_expect_tx(ring.full(s), kTallStageBytes);
-          common::tma_load_2d(ring.a_tile(s), a_map, ring.full(s), kb * kBlockK, row0);
+          if constexpr (kCluster == 1) {
+            common::tma_load_2d(ring.a_tile(s), a_map, ring.full(s), kb * kBlockK, row0);
+          } else {
+            constexpr int kPartRows = kTallBlockM / kCluster;
+            common::tma_load_2d_multicast(ring.a_tile(s) + rank * kPartRows * kBlockK, a_map,
+                                          ring.full(s), kb * kBlockK, row0 + rank * kPartRows,
+                                          static_cast<std::uint16_t>((1u << kCluster) - 1));
+          }
           common::tma_load_2d(ring.b_tile(s), b_map, ring.full(s), kb * kBlockK, col0);
           common::tma_load_2d(ring.a_scales(s), a_scale_map, ring.full(s), row0, kb);
         }
@@ -376,7 +397,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     int base = 0;  // the ring step of this tile's first k block (runs on across tiles)
     for (int tile = first; tile < tiles; tile += stride, base += k_blocks) {
       const Tile t = grouped_tile(tile, tiles_m, tiles_n, kTallGroupRows);
-      const float* tile_b_scales = b_scales + static_cast<std::size_t>(t.col) * b_scale_ld;
+      const int col = t.col * kCluster + rank;
+      const float* tile_b_scales = b_scales + static_cast<std::size_t>(col) * b_scale_ld;
 #pragma unroll
       for (int i = 0; i < 64; ++i) {
         acc0[i] = 0.0f;
@@ -423,8 +445,14 @@ __global__ void __launch_bounds__(kThreads, 1)
         // The slot's tiles and factors are no longer read: release it before promoting, so the
         // producer's next copy into it overlaps this promotion.
         __syncwarp();
-        if (lane == 0)
-          common::mbarrier_arrive(ring.empty(s));
+        if (lane == 0) {
+          if constexpr (kCluster == 1) {
+            common::mbarrier_arrive(ring.empty(s));
+          } else {
+            for (int peer = 0; peer < kCluster; ++peer)
+              common::mbarrier_arrive_cluster(ring.empty(s), static_cast<std::uint32_t>(peer));
+          }
+        }
 #pragma unroll
         for (int j = 0; j < 16; ++j) {
           acc1[4 * j] = fmaf(temp[4 * j], f1_top, acc1[4 * j]);
@@ -435,50 +463,63 @@ __global__ void __launch_bounds__(kThreads, 1)
         b_factor = next_b_factor;
       }
       const std::size_t row0 = static_cast<std::size_t>(t.row) * kTallBlockM + 128 * consumer;
-      const std::size_t col0 = static_cast<std::size_t>(t.col) * kBlockN;
+      const std::size_t col0 = static_cast<std::size_t>(col) * kBlockN;
       store_tile(acc0, c, static_cast<std::size_t>(n), row0, col0);
       store_tile(acc1, c, static_cast<std::size_t>(n), row0 + 64, col0);
     }
   }
+  if constexpr (kCluster > 1)
+    common::cluster_sync();  // no block exits while its peer may still signal or copy into it
 #else
   (void)a_map, (void)b_map, (void)a_scale_map, (void)b_scales, (void)c, (void)m, (void)n, (void)k;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
 #endif
 }
 
-template <int kCluster>
-void prepare_cluster(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp& device) {
+using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, const float*, __nv_bfloat16*,
+                                int, int, int);
+
+// The kernel for a launch's tile height and cluster size.
+KernelFunction kernel_for(int tile_rows, int cluster) {
+  if (tile_rows == kTallBlockM)
+    return cluster == 1 ? gemm_fp8_block_scaled_tall<1> : gemm_fp8_block_scaled_tall<2>;
+  return cluster == 1 ? gemm_fp8_block_scaled<1> : gemm_fp8_block_scaled<2>;
+}
+
+// Opts the kernel into its shared memory and sizes the persistent grid: one block per SM, or
+// as many clusters as can be resident at once (GPCs need not split evenly into pairs).
+void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp& device,
+                          int tiles) {
   const auto fail = [](const char* call, cudaError_t status) {
     throw std::runtime_error(std::string("gemm_fp8_block_scaled: ") + call + ": " +
                              cudaGetErrorString(status));
   };
-  cudaError_t status = cudaFuncSetAttribute(
-      gemm_fp8_block_scaled<kCluster>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.cluster);
+  cudaError_t status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            static_cast<int>(launch.shared_bytes));
   if (status != cudaSuccess)
     fail("cudaFuncSetAttribute", status);
-  const int tiles = (launch.args.m / kBlockM) * (launch.args.n / kBlockN);
   int blocks = std::min(tiles, device.multiProcessorCount);
-  if constexpr (kCluster > 1) {
-    // As many clusters as can be resident at once (GPCs need not split evenly into pairs).
+  if (launch.cluster > 1) {
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(static_cast<unsigned>(device.multiProcessorCount));
     config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = kSharedBytes;
+    config.dynamicSmemBytes = launch.shared_bytes;
     cudaLaunchAttribute cluster_dims{};
     cluster_dims.id = cudaLaunchAttributeClusterDimension;
-    cluster_dims.val.clusterDim.x = kCluster;
+    cluster_dims.val.clusterDim.x = static_cast<unsigned>(launch.cluster);
     cluster_dims.val.clusterDim.y = 1;
     cluster_dims.val.clusterDim.z = 1;
     config.attrs = &cluster_dims;
     config.numAttrs = 1;
     int resident = 0;
-    status = cudaOccupancyMaxActiveClusters(&resident, gemm_fp8_block_scaled<kCluster>, &config);
+    status = cudaOccupancyMaxActiveClusters(&resident, kernel, &config);
     if (status != cudaSuccess)
       fail("cudaOccupancyMaxActiveClusters", status);
     if (resident < 1)
       throw std::runtime_error("gemm_fp8_block_scaled: no 2-block cluster of this kernel fits on "
                                "the GPU (cudaOccupancyMaxActiveClusters returned 0)");
-    blocks = kCluster * std::min(tiles / kCluster, resident);
+    blocks = launch.cluster * std::min(tiles / launch.cluster, resident);
   }
   launch.grid = dim3(static_cast<unsigned>(blocks));
 }
@@ -490,22 +531,25 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
                                                        int tile_rows) {
   if (cluster != 1 && cluster != 2)
     throw std::invalid_argument("gemm_fp8_block_scaled: cluster must be 1 or 2");
-  if (tile_rows != kBlockM && !(tile_rows == kTallBlockM && cluster == 1))
-    throw std::invalid_argument("gemm_fp8_block_scaled: tile_rows must be 128, or 256 with "
-                                "cluster 1; got " +
-                                std::to_string(tile_rows) + " with cluster " +
-                                std::to_string(cluster));
+  if (tile_rows != kBlockM && tile_rows != kTallBlockM)
+    throw std::invalid_argument("gemm_fp8_block_scaled: tile_rows must be 128 or 256, got " +
+                                std::to_string(tile_rows));
   if (!args.a || !args.b || !args.a_scales || !args.b_scales || !args.c)
     throw std::invalid_argument("gemm_fp8_block_scaled: null operand or scale pointer");
-  if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.m % (tile_rows * cluster) != 0 ||
-      args.n % kBlockN != 0 || args.k % (2 * kBlockK) != 0)
+  // A cluster pairs tiles vertically (128-row tiles: they share B) or horizontally (256-row
+  // tiles: they share A).
+  const bool tall = tile_rows == kTallBlockM;
+  const int m_multiple = tall ? tile_rows : tile_rows * cluster;
+  const int n_multiple = tall ? kBlockN * cluster : kBlockN;
+  if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.m % m_multiple != 0 ||
+      args.n % n_multiple != 0 || args.k % (2 * kBlockK) != 0)
     throw std::invalid_argument(
         "gemm_fp8_block_scaled: M=" + std::to_string(args.m) + " N=" + std::to_string(args.n) +
-        " K=" + std::to_string(args.k) + " must be multiples of " +
-        std::to_string(tile_rows * cluster) +
-        ", 128 and 256 (whole tiles, whole scale blocks and an "
+        " K=" + std::to_string(args.k) + " must be multiples of " + std::to_string(m_multiple) +
+        ", " + std::to_string(n_multiple) +
+        " and 256 (whole tiles, whole scale blocks and an "
         "even number of k blocks; the kernel has no tail handling): pad the problem");
-  const unsigned shared_bytes = tile_rows == kTallBlockM ? kTallSharedBytes : kSharedBytes;
+  const unsigned shared_bytes = tall ? kTallSharedBytes : kSharedBytes;
   if (device.sharedMemPerBlockOptin < shared_bytes)
     throw std::invalid_argument("gemm_fp8_block_scaled: needs " + std::to_string(shared_bytes) +
                                 " bytes of shared memory per block; this GPU offers " +
@@ -514,21 +558,25 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   launch.args = args;
   launch.cluster = cluster;
   launch.tile_rows = tile_rows;
+  launch.block = dim3(kThreads);
+  launch.shared_bytes = shared_bytes;
+  // The multicast operand is loaded in parts, one per block of the cluster.
+  const int a_box_rows = tall ? tile_rows / cluster : tile_rows;
+  const int b_box_rows = tall ? kBlockN : kBlockN / cluster;
   launch.a_map = common::encode_tiled_matrix_2d({.base = args.a,
                                                  .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
                                                  .element_bytes = 1,
                                                  .rows = static_cast<std::uint64_t>(args.m),
                                                  .cols = static_cast<std::uint64_t>(args.k),
-                                                 .box_rows = static_cast<std::uint32_t>(tile_rows),
+                                                 .box_rows = static_cast<std::uint32_t>(a_box_rows),
                                                  .box_cols = kBlockK});
-  launch.b_map =
-      common::encode_tiled_matrix_2d({.base = args.b,
-                                      .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
-                                      .element_bytes = 1,
-                                      .rows = static_cast<std::uint64_t>(args.n),
-                                      .cols = static_cast<std::uint64_t>(args.k),
-                                      .box_rows = static_cast<std::uint32_t>(kBlockN / cluster),
-                                      .box_cols = kBlockK});
+  launch.b_map = common::encode_tiled_matrix_2d({.base = args.b,
+                                                 .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
+                                                 .element_bytes = 1,
+                                                 .rows = static_cast<std::uint64_t>(args.n),
+                                                 .cols = static_cast<std::uint64_t>(args.k),
+                                                 .box_rows = static_cast<std::uint32_t>(b_box_rows),
+                                                 .box_cols = kBlockK});
   launch.a_scale_map =
       common::encode_tiled_matrix_2d({.base = args.a_scales,
                                       .dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
@@ -538,34 +586,16 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
                                       .box_rows = 1,
                                       .box_cols = static_cast<std::uint32_t>(tile_rows),
                                       .swizzle = CU_TENSOR_MAP_SWIZZLE_NONE});
-  if (tile_rows == kTallBlockM) {
-    const cudaError_t status = cudaFuncSetAttribute(
-        gemm_fp8_block_scaled_tall, cudaFuncAttributeMaxDynamicSharedMemorySize, kTallSharedBytes);
-    if (status != cudaSuccess)
-      throw std::runtime_error(std::string("gemm_fp8_block_scaled: cudaFuncSetAttribute: ") +
-                               cudaGetErrorString(status));
-    const int tiles = (args.m / kTallBlockM) * (args.n / kBlockN);
-    launch.grid = dim3(static_cast<unsigned>(std::min(tiles, device.multiProcessorCount)));
-  } else if (cluster == 1) {
-    prepare_cluster<1>(launch, device);
-  } else {
-    prepare_cluster<2>(launch, device);
-  }
-  launch.block = dim3(kThreads);
-  launch.shared_bytes = shared_bytes;
+  size_persistent_grid(launch, device, (args.m / tile_rows) * (args.n / kBlockN));
   return launch;
 }
 
 cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
                                          cudaStream_t stream) {
   const Fp8BlockScaledGemmArgs& a = launch.args;
-  if (launch.tile_rows == kTallBlockM) {
-    gemm_fp8_block_scaled_tall<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
-        launch.a_map, launch.b_map, launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);
-    return cudaGetLastError();
-  }
+  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.cluster);
   if (launch.cluster == 1) {
-    gemm_fp8_block_scaled<1><<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+    kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
         launch.a_map, launch.b_map, launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);
     return cudaGetLastError();
   }
@@ -576,13 +606,13 @@ cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
   config.stream = stream;
   cudaLaunchAttribute cluster_dims{};
   cluster_dims.id = cudaLaunchAttributeClusterDimension;
-  cluster_dims.val.clusterDim.x = 2;
+  cluster_dims.val.clusterDim.x = static_cast<unsigned>(launch.cluster);
   cluster_dims.val.clusterDim.y = 1;
   cluster_dims.val.clusterDim.z = 1;
   config.attrs = &cluster_dims;
   config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, gemm_fp8_block_scaled<2>, launch.a_map, launch.b_map,
-                            launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);
+  return cudaLaunchKernelEx(&config, kernel, launch.a_map, launch.b_map, launch.a_scale_map,
+                            a.b_scales, a.c, a.m, a.n, a.k);
 }
 
 }  // namespace aisp::ch19

@@ -182,8 +182,8 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
 };
 
 // The hand-written block-scaled GEMM (gemm_fp8_block_scaled_kernel.cu) on operands quantized in
-// setup: A in 1x128 blocks, B in 128x128 blocks. Cluster 2 shares B tiles through TMA multicast;
-// kTileRows 256 is the 256×128-tile rung (cluster 1 only).
+// setup: A in 1x128 blocks, B in 128x128 blocks. kTileRows 256 is the 256×128-tile rung. Cluster 2
+// shares one operand's tiles through TMA multicast (B for 128-row tiles, A for 256-row tiles).
 template <int kCluster, int kTileRows = 128>
 class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
  public:
