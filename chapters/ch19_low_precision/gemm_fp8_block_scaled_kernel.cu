@@ -322,7 +322,33 @@ struct TallRing {
   __device__ std::uint64_t* empty(int s) const { return full(kRingStages) + s; }
 };
 
-template <int kCluster>
+// Ordered (optional, ConsumerOrder::strict): the two consumers take turns on the tensor cores,
+// one wgmma group (one fragment of one k block) at a time: consumer 1 issues its group only once
+// consumer 0's has completed, and the other way round, each promoting while the other's group
+// runs. ConsumerOrder::early passes the turn once the first half of the group (two of its four
+// wgmma, committed separately) has completed, so the next group is issued while the second half
+// still runs and the hand-over's latency (wait, barrier, issue) is hidden. Without the
+// order both consumers' groups are in flight together and both promote at the same moment;
+// whether the tensor pipe then sits idle (ncu: ~66% active on the unordered kernels) is what
+// this variant measures. Two named barriers carry the turn: consumer 0 arrives on
+// kTurnOfConsumer1 after each completed group, consumer 1 waits there before issuing, and
+// conversely through kTurnOfConsumer0 (consumer 0 skips the wait before its very first group and
+// consumes consumer 1's last arrival after its loop, so each barrier sees as many arrivals as
+// waits).
+// Named barrier ids (0 is __syncthreads').
+[[maybe_unused]] constexpr unsigned kTurnOfConsumer0 = 1;
+[[maybe_unused]] constexpr unsigned kTurnOfConsumer1 = 2;
+[[maybe_unused]] constexpr unsigned kTurnThreads = 2 * 128;  // both consumer warpgroups
+
+[[maybe_unused]] __device__ __forceinline__ void named_barrier_sync(unsigned id, unsigned threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+[[maybe_unused]] __device__ __forceinline__ void named_barrier_arrive(unsigned id,
+                                                                      unsigned threads) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+template <int kCluster, ConsumerOrder kOrder>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_fp8_block_scaled_tall(const __grid_constant__ CUtensorMap a_map,
                                const __grid_constant__ CUtensorMap b_map,
@@ -394,7 +420,50 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int consumer = warpgroup - 1;
     const int lane = tid % 32, warp = (tid / 32) % 4;
     float acc0[64], acc1[64], temp[64];
-    int base = 0;  // the ring step of this tile's first k block (runs on across tiles)
+    int base = 0;             // the ring step of this tile's first k block (runs on across tiles)
+    bool first_group = true;  // ordered: consumer 0's first group waits for no turn
+    // Ordered: wait for this consumer's turn before issuing a group, pass it on once the group
+    // completed (see kTurnOfConsumer0).
+    const auto wait_turn = [&] {
+      if constexpr (kOrder != ConsumerOrder::none) {
+        if (consumer == 1)
+          named_barrier_sync(kTurnOfConsumer1, kTurnThreads);
+        else if (!first_group)
+          named_barrier_sync(kTurnOfConsumer0, kTurnThreads);
+        first_group = false;
+      }
+    };
+    const auto pass_turn = [&] {
+      if constexpr (kOrder != ConsumerOrder::none)
+        named_barrier_arrive(consumer == 0 ? kTurnOfConsumer1 : kTurnOfConsumer0, kTurnThreads);
+    };
+    // temp = one 64-row fragment × the B tile over one k block: four wgmma m64n128k32 (in two
+    // commit groups when the turn passes early), waited for.
+    const auto multiply_fragment = [&](std::uint64_t desc_a, std::uint64_t desc_b) {
+      wait_turn();
+      common::wgmma_fence();
+      if constexpr (kOrder == ConsumerOrder::early) {
+#pragma unroll
+        for (int kk = 0; kk < 2; ++kk)
+          common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
+        common::wgmma_commit_group();
+#pragma unroll
+        for (int kk = 2; kk < kBlockK / 32; ++kk)
+          common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, true);
+        common::wgmma_commit_group();
+        common::wgmma_wait_group<1>();
+        pass_turn();
+        common::wgmma_wait_group<0>();
+      } else {
+#pragma unroll
+        for (int kk = 0; kk < kBlockK / 32; ++kk)
+          common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
+        common::wgmma_commit_group();
+        common::wgmma_wait_group<0>();
+        pass_turn();
+      }
+      common::wgmma_fence_accumulators(temp);
+    };
     for (int tile = first; tile < tiles; tile += stride, base += k_blocks) {
       const Tile t = grouped_tile(tile, tiles_m, tiles_n, kTallGroupRows);
       const int col = t.col * kCluster + rank;
@@ -420,13 +489,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + 1024 * consumer;
         const std::uint64_t desc_b = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
 
-        common::wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < kBlockK / 32; ++kk)
-          common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
-        common::wgmma_commit_group();
-        common::wgmma_wait_group<0>();
-        common::wgmma_fence_accumulators(temp);
+        multiply_fragment(desc_a, desc_b);
 #pragma unroll
         for (int j = 0; j < 16; ++j) {
           acc0[4 * j] = fmaf(temp[4 * j], f0_top, acc0[4 * j]);
@@ -435,13 +498,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           acc0[4 * j + 3] = fmaf(temp[4 * j + 3], f0_bottom, acc0[4 * j + 3]);
         }
 
-        common::wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < kBlockK / 32; ++kk)
-          common::wgmma_m64n128k32_e4m3(temp, desc_a + 512 + 2 * kk, desc_b + 2 * kk, kk > 0);
-        common::wgmma_commit_group();
-        common::wgmma_wait_group<0>();
-        common::wgmma_fence_accumulators(temp);
+        multiply_fragment(desc_a + 512, desc_b);
         // The slot's tiles and factors are no longer read: release it before promoting, so the
         // producer's next copy into it overlaps this promotion.
         __syncwarp();
@@ -467,6 +524,10 @@ __global__ void __launch_bounds__(kThreads, 1)
       store_tile(acc0, c, static_cast<std::size_t>(n), row0, col0);
       store_tile(acc1, c, static_cast<std::size_t>(n), row0 + 64, col0);
     }
+    if constexpr (kOrder != ConsumerOrder::none) {
+      if (consumer == 0 && !first_group)  // consumer 1's arrival after its last group
+        named_barrier_sync(kTurnOfConsumer0, kTurnThreads);
+    }
   }
   if constexpr (kCluster > 1)
     common::cluster_sync();  // no block exits while its peer may still signal or copy into it
@@ -479,10 +540,25 @@ __global__ void __launch_bounds__(kThreads, 1)
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, const float*, __nv_bfloat16*,
                                 int, int, int);
 
-// The kernel for a launch's tile height and cluster size.
-KernelFunction kernel_for(int tile_rows, int cluster) {
-  if (tile_rows == kTallBlockM)
-    return cluster == 1 ? gemm_fp8_block_scaled_tall<1> : gemm_fp8_block_scaled_tall<2>;
+template <ConsumerOrder kOrder>
+KernelFunction tall_kernel(int cluster) {
+  return cluster == 1 ? gemm_fp8_block_scaled_tall<1, kOrder>
+                      : gemm_fp8_block_scaled_tall<2, kOrder>;
+}
+
+// The kernel for a launch's tile height, cluster size and consumer order.
+KernelFunction kernel_for(int tile_rows, int cluster, ConsumerOrder order) {
+  if (tile_rows == kTallBlockM) {
+    switch (order) {
+    case ConsumerOrder::strict:
+      return tall_kernel<ConsumerOrder::strict>(cluster);
+    case ConsumerOrder::early:
+      return tall_kernel<ConsumerOrder::early>(cluster);
+    case ConsumerOrder::none:
+      break;
+    }
+    return tall_kernel<ConsumerOrder::none>(cluster);
+  }
   return cluster == 1 ? gemm_fp8_block_scaled<1> : gemm_fp8_block_scaled<2>;
 }
 
@@ -494,7 +570,7 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
     throw std::runtime_error(std::string("gemm_fp8_block_scaled: ") + call + ": " +
                              cudaGetErrorString(status));
   };
-  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.cluster);
+  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.cluster, launch.order);
   cudaError_t status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(launch.shared_bytes));
   if (status != cudaSuccess)
@@ -528,12 +604,15 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
 
 Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
                                                        const cudaDeviceProp& device, int cluster,
-                                                       int tile_rows) {
+                                                       int tile_rows, ConsumerOrder order) {
   if (cluster != 1 && cluster != 2)
     throw std::invalid_argument("gemm_fp8_block_scaled: cluster must be 1 or 2");
   if (tile_rows != kBlockM && tile_rows != kTallBlockM)
     throw std::invalid_argument("gemm_fp8_block_scaled: tile_rows must be 128 or 256, got " +
                                 std::to_string(tile_rows));
+  if (order != ConsumerOrder::none && tile_rows != kTallBlockM)
+    throw std::invalid_argument("gemm_fp8_block_scaled: ordered consumers exist only for "
+                                "tile_rows 256");
   if (!args.a || !args.b || !args.a_scales || !args.b_scales || !args.c)
     throw std::invalid_argument("gemm_fp8_block_scaled: null operand or scale pointer");
   // A cluster pairs tiles vertically (128-row tiles: they share B) or horizontally (256-row
@@ -558,6 +637,7 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   launch.args = args;
   launch.cluster = cluster;
   launch.tile_rows = tile_rows;
+  launch.order = order;
   launch.block = dim3(kThreads);
   launch.shared_bytes = shared_bytes;
   // The multicast operand is loaded in parts, one per block of the cluster.
@@ -593,7 +673,7 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
 cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
                                          cudaStream_t stream) {
   const Fp8BlockScaledGemmArgs& a = launch.args;
-  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.cluster);
+  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.cluster, launch.order);
   if (launch.cluster == 1) {
     kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
         launch.a_map, launch.b_map, launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);
