@@ -537,6 +537,190 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
+// ---------------------------------------------------------------------------------------------
+// The 128×192 rung (tile_cols 192): every structure above loses ~130 cycles per group of four
+// wgmma m64n128k32 (256 tensor-core cycles) whatever the promotion order (visit 1's ncu: tensor
+// pipe ~66% on 128×128 and 256×128 tiles alike), which points at the instruction's width rather
+// than at the schedule. Here each consumer warpgroup issues m64n192k32 (96 accumulator registers,
+// 96 tensor-core cycles per instruction instead of 64, B read 192 rows per A read) on its 64 rows
+// of a 128×192 tile: 96 accumulators + one 96-register temporary fit under setmaxnreg 232.
+// Per k block and consumer: four wgmma into the temporary, wait, 96 FFMA promotion (the other
+// consumer's group runs meanwhile). A 192-column tile spans two 128-column B scale blocks, split at
+// column 128 or 64 of the tile (tile start mod 128 is 0 or 64): the promotion takes the first or
+// second block's factor per accumulator column group, chosen at compile time in two unrolled
+// copies. N need not be a multiple of 192: the last column of tiles is partial (TMA fills the rows
+// past N with zeros, the stores skip the columns past N). 5 ring slots of 40.5 KiB.
+constexpr int kWideBlockN = 192;
+constexpr int kWideStages = 5;
+constexpr unsigned kWideBTileBytes = kWideBlockN * kBlockK;  // 24 KiB
+[[maybe_unused]] constexpr unsigned kWideStageBytes = kATileBytes + kWideBTileBytes + kAScaleBytes;
+constexpr unsigned kWideSharedBytes = kWideStages * (kATileBytes + kWideBTileBytes + kAScaleBytes) +
+                                      2 * kWideStages * 8 + common::kSharedAlignmentSlack;
+
+template <int kRingStages>
+struct WideRing {
+  std::uint8_t* base;
+  __device__ std::uint8_t* a_tile(int s) const {
+    return base + s * (kATileBytes + kWideBTileBytes);
+  }
+  __device__ std::uint8_t* b_tile(int s) const { return a_tile(s) + kATileBytes; }
+  __device__ float* a_scales(int s) const {
+    return reinterpret_cast<float*>(base + kRingStages * (kATileBytes + kWideBTileBytes) +
+                                    s * kAScaleBytes);
+  }
+  __device__ std::uint64_t* full(int s) const {
+    return reinterpret_cast<std::uint64_t*>(
+               base + kRingStages * (kATileBytes + kWideBTileBytes + kAScaleBytes)) +
+           s;
+  }
+  __device__ std::uint64_t* empty(int s) const { return full(kRingStages) + s; }
+};
+
+// acc += temp · factor, the factor of the first B scale block for column groups j < kFirstGroups
+// (8 columns each), of the second for the rest; top rows (registers 4j, 4j+1) and bottom rows
+// (4j+2, 4j+3) have their own A factors.
+template <int kFirstGroups>
+__device__ __forceinline__ void promote_wide(float (&acc)[96], const float (&temp)[96],
+                                             float top_first, float bottom_first, float top_second,
+                                             float bottom_second) {
+#pragma unroll
+  for (int j = 0; j < 24; ++j) {
+    const float top = j < kFirstGroups ? top_first : top_second;
+    const float bottom = j < kFirstGroups ? bottom_first : bottom_second;
+    acc[4 * j] = fmaf(temp[4 * j], top, acc[4 * j]);
+    acc[4 * j + 1] = fmaf(temp[4 * j + 1], top, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(temp[4 * j + 2], bottom, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(temp[4 * j + 3], bottom, acc[4 * j + 3]);
+  }
+}
+
+// One warpgroup's 64×192 fp32 tile -> bf16 C, skipping the columns at or past n.
+template <int kUnused = 0>
+__device__ __forceinline__ void store_wide_tile(const float (&acc)[96], __nv_bfloat16* c,
+                                                std::size_t ldc, std::size_t row0, int col0,
+                                                int n) {
+  const int thread = static_cast<int>(threadIdx.x % 128);
+  const int warp = thread / 32, lane = thread % 32;
+  __nv_bfloat16* top = c + (row0 + 16 * warp + lane / 4) * ldc + col0 + 2 * (lane % 4);
+  __nv_bfloat16* bottom = top + 8 * ldc;
+#pragma unroll
+  for (int j = 0; j < 24; ++j) {
+    if (col0 + 8 * j + 2 * (lane % 4) < n) {  // n is even: a pair is all in or all out
+      *reinterpret_cast<__nv_bfloat162*>(top + 8 * j) =
+          __floats2bfloat162_rn(acc[4 * j], acc[4 * j + 1]);
+      *reinterpret_cast<__nv_bfloat162*>(bottom + 8 * j) =
+          __floats2bfloat162_rn(acc[4 * j + 2], acc[4 * j + 3]);
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads, 1)
+    gemm_fp8_block_scaled_wide(const __grid_constant__ CUtensorMap a_map,
+                               const __grid_constant__ CUtensorMap b_map,
+                               const __grid_constant__ CUtensorMap a_scale_map,
+                               const float* __restrict__ b_scales, __nv_bfloat16* __restrict__ c,
+                               int m, int n, int k) {
+#if AISP_WGMMA_AVAILABLE
+  extern __shared__ std::uint8_t shared_window[];
+  const WideRing<kWideStages> ring{common::align_shared_1024(shared_window)};
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warpgroup = tid / 128;
+  const int first = static_cast<int>(blockIdx.x), stride = static_cast<int>(gridDim.x);
+  const int tiles_m = m / kBlockM, tiles_n = (n + kWideBlockN - 1) / kWideBlockN;
+  const int tiles = tiles_m * tiles_n;
+  const int k_blocks = k / kBlockK;
+  const int b_scale_ld =
+      common::Fp8ScaleLayout{common::Fp8ScaleGranularity::block_128x128, n, k}.block_ld();
+
+  if (tid == 0) {
+    common::tma_prefetch_tensor_map(a_map);
+    common::tma_prefetch_tensor_map(b_map);
+    common::tma_prefetch_tensor_map(a_scale_map);
+    for (int s = 0; s < kWideStages; ++s) {
+      common::mbarrier_init(ring.full(s), 1);
+      common::mbarrier_init(ring.empty(s), 4 * kConsumers);
+    }
+    common::mbarrier_init_fence();
+  }
+  __syncthreads();
+
+  if (warpgroup == 0) {
+    common::setmaxnreg_decrease<40>();
+    if (tid == 0) {
+      int step = 0;
+      for (int tile = first; tile < tiles; tile += stride) {
+        const Tile t = grouped_tile(tile, tiles_m, tiles_n, kGroupRows);
+        const int row0 = t.row * kBlockM, col0 = t.col * kWideBlockN;
+        for (int kb = 0; kb < k_blocks; ++kb, ++step) {
+          const int s = step % kWideStages;
+          common::mbarrier_wait_parity(ring.empty(s), ((step / kWideStages) & 1) ^ 1);
+          // The full box counts even where it runs past N (those rows arrive as zeros).
+          common::mbarrier_arrive_expect_tx(ring.full(s), kWideStageBytes);
+          common::tma_load_2d(ring.a_tile(s), a_map, ring.full(s), kb * kBlockK, row0);
+          common::tma_load_2d(ring.b_tile(s), b_map, ring.full(s), kb * kBlockK, col0);
+          common::tma_load_2d(ring.a_scales(s), a_scale_map, ring.full(s), row0, kb);
+        }
+      }
+    }
+    __syncwarp();
+  } else {
+    common::setmaxnreg_increase<232>();
+    const int consumer = warpgroup - 1;
+    const int lane = tid % 32, warp = (tid / 32) % 4;
+    const int scale_blocks_n = n / kBlockN;
+    float acc[96], temp[96];
+    int base = 0;  // the ring step of this tile's first k block (runs on across tiles)
+    for (int tile = first; tile < tiles; tile += stride, base += k_blocks) {
+      const Tile t = grouped_tile(tile, tiles_m, tiles_n, kGroupRows);
+      const int col0 = t.col * kWideBlockN;
+      // The tile's two B scale blocks and the tile column where the second begins (128 or 64);
+      // past N the second is clamped to the last block (its products are zeros, never stored).
+      const int first_block = col0 / kBlockN;
+      const int second_block = min(first_block + 1, scale_blocks_n - 1);
+      const bool split_at_128 = col0 % kBlockN == 0;
+      const float* first_scales = b_scales + static_cast<std::size_t>(first_block) * b_scale_ld;
+      const float* second_scales = b_scales + static_cast<std::size_t>(second_block) * b_scale_ld;
+#pragma unroll
+      for (int i = 0; i < 96; ++i)
+        acc[i] = 0.0f;
+      for (int kb = 0; kb < k_blocks; ++kb) {
+        const int step = base + kb, s = step % kWideStages;
+        const float b_first = __ldg(first_scales + kb), b_second = __ldg(second_scales + kb);
+        common::mbarrier_wait_parity(ring.full(s),
+                                     static_cast<std::uint32_t>((step / kWideStages) & 1));
+        const float* a_factors = ring.a_scales(s) + 64 * consumer + 16 * warp + lane / 4;
+        const float a_top = a_factors[0], a_bottom = a_factors[8];
+        const std::uint64_t desc_a =
+            common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + 512 * consumer;
+        const std::uint64_t desc_b = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
+        common::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBlockK / 32; ++kk)
+          common::wgmma_m64n192k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
+        common::wgmma_commit_group();
+        common::wgmma_wait_group<0>();
+        common::wgmma_fence_accumulators(temp);
+        // The slot's tiles and factors are no longer read: release it before promoting.
+        __syncwarp();
+        if (lane == 0)
+          common::mbarrier_arrive(ring.empty(s));
+        const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
+        const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
+        if (split_at_128)
+          promote_wide<16>(acc, temp, top_first, bottom_first, top_second, bottom_second);
+        else
+          promote_wide<8>(acc, temp, top_first, bottom_first, top_second, bottom_second);
+      }
+      store_wide_tile(acc, c, static_cast<std::size_t>(n),
+                      static_cast<std::size_t>(t.row) * kBlockM + 64 * consumer, col0, n);
+    }
+  }
+#else
+  (void)a_map, (void)b_map, (void)a_scale_map, (void)b_scales, (void)c, (void)m, (void)n, (void)k;
+  __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
+#endif
+}
+
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, const float*, __nv_bfloat16*,
                                 int, int, int);
 
@@ -546,8 +730,10 @@ KernelFunction tall_kernel(int cluster) {
                       : gemm_fp8_block_scaled_tall<2, kOrder>;
 }
 
-// The kernel for a launch's tile height, cluster size and consumer order.
-KernelFunction kernel_for(int tile_rows, int cluster, ConsumerOrder order) {
+// The kernel for a launch's tile shape, cluster size and consumer order.
+KernelFunction kernel_for(int tile_rows, int tile_cols, int cluster, ConsumerOrder order) {
+  if (tile_cols == kWideBlockN)
+    return gemm_fp8_block_scaled_wide;
   if (tile_rows == kTallBlockM) {
     switch (order) {
     case ConsumerOrder::strict:
@@ -570,7 +756,8 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
     throw std::runtime_error(std::string("gemm_fp8_block_scaled: ") + call + ": " +
                              cudaGetErrorString(status));
   };
-  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.cluster, launch.order);
+  const KernelFunction kernel =
+      kernel_for(launch.tile_rows, launch.tile_cols, launch.cluster, launch.order);
   cudaError_t status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(launch.shared_bytes));
   if (status != cudaSuccess)
@@ -604,12 +791,20 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
 
 Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
                                                        const cudaDeviceProp& device, int cluster,
-                                                       int tile_rows, ConsumerOrder order) {
+                                                       int tile_rows, ConsumerOrder order,
+                                                       int tile_cols) {
   if (cluster != 1 && cluster != 2)
     throw std::invalid_argument("gemm_fp8_block_scaled: cluster must be 1 or 2");
   if (tile_rows != kBlockM && tile_rows != kTallBlockM)
     throw std::invalid_argument("gemm_fp8_block_scaled: tile_rows must be 128 or 256, got " +
                                 std::to_string(tile_rows));
+  if (tile_cols != kBlockN && tile_cols != kWideBlockN)
+    throw std::invalid_argument("gemm_fp8_block_scaled: tile_cols must be 128 or 192, got " +
+                                std::to_string(tile_cols));
+  const bool wide = tile_cols == kWideBlockN;
+  if (wide && (tile_rows != kBlockM || cluster != 1 || order != ConsumerOrder::none))
+    throw std::invalid_argument("gemm_fp8_block_scaled: 192-column tiles exist only with 128 "
+                                "rows, cluster 1 and no consumer order");
   if (order != ConsumerOrder::none && tile_rows != kTallBlockM)
     throw std::invalid_argument("gemm_fp8_block_scaled: ordered consumers exist only for "
                                 "tile_rows 256");
@@ -628,7 +823,7 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
         ", " + std::to_string(n_multiple) +
         " and 256 (whole tiles, whole scale blocks and an "
         "even number of k blocks; the kernel has no tail handling): pad the problem");
-  const unsigned shared_bytes = tall ? kTallSharedBytes : kSharedBytes;
+  const unsigned shared_bytes = wide ? kWideSharedBytes : tall ? kTallSharedBytes : kSharedBytes;
   if (device.sharedMemPerBlockOptin < shared_bytes)
     throw std::invalid_argument("gemm_fp8_block_scaled: needs " + std::to_string(shared_bytes) +
                                 " bytes of shared memory per block; this GPU offers " +
@@ -638,11 +833,12 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   launch.cluster = cluster;
   launch.tile_rows = tile_rows;
   launch.order = order;
+  launch.tile_cols = tile_cols;
   launch.block = dim3(kThreads);
   launch.shared_bytes = shared_bytes;
   // The multicast operand is loaded in parts, one per block of the cluster.
   const int a_box_rows = tall ? tile_rows / cluster : tile_rows;
-  const int b_box_rows = tall ? kBlockN : kBlockN / cluster;
+  const int b_box_rows = wide ? kWideBlockN : tall ? kBlockN : kBlockN / cluster;
   launch.a_map = common::encode_tiled_matrix_2d({.base = args.a,
                                                  .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
                                                  .element_bytes = 1,
@@ -666,14 +862,16 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
                                       .box_rows = 1,
                                       .box_cols = static_cast<std::uint32_t>(tile_rows),
                                       .swizzle = CU_TENSOR_MAP_SWIZZLE_NONE});
-  size_persistent_grid(launch, device, (args.m / tile_rows) * (args.n / kBlockN));
+  size_persistent_grid(launch, device,
+                       (args.m / tile_rows) * ((args.n + tile_cols - 1) / tile_cols));
   return launch;
 }
 
 cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
                                          cudaStream_t stream) {
   const Fp8BlockScaledGemmArgs& a = launch.args;
-  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.cluster, launch.order);
+  const KernelFunction kernel =
+      kernel_for(launch.tile_rows, launch.tile_cols, launch.cluster, launch.order);
   if (launch.cluster == 1) {
     kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
         launch.a_map, launch.b_map, launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);

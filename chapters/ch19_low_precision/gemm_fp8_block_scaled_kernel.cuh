@@ -10,7 +10,9 @@
 //       warpgroup 128 rows in two 64-row fragments through one temporary); cluster 1 or 2 (2:
 //       pairs of blocks share one operand tile through TMA multicast: B for 128-row tiles, which
 //       pair vertically, A for 256-row tiles, which pair horizontally); order (256-row tiles
-//       only): whether the two consumer warpgroups take turns on the tensor cores;
+//       only): whether the two consumer warpgroups take turns on the tensor cores; tile_cols
+//       128 (the default) or 192 (128×192 tiles with m64n192k32, cluster 1, no order; N a
+//       multiple of 128, the last column of tiles partial);
 //   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
 // CUDA and chapters/common only (no harness headers), so scripts/probes/fp8_probe.cu links it.
 #pragma once
@@ -45,6 +47,7 @@ struct Fp8BlockScaledGemmLaunch {
   int cluster = 1;
   int tile_rows = 128;
   ConsumerOrder order = ConsumerOrder::none;
+  int tile_cols = 128;
   dim3 grid{1, 1, 1};
   dim3 block{1, 1, 1};
   unsigned shared_bytes = 0;
@@ -53,7 +56,8 @@ struct Fp8BlockScaledGemmLaunch {
 Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
                                                        const cudaDeviceProp& device, int cluster,
                                                        int tile_rows = 128,
-                                                       ConsumerOrder order = ConsumerOrder::none);
+                                                       ConsumerOrder order = ConsumerOrder::none,
+                                                       int tile_cols = 128);
 cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
                                          cudaStream_t stream);
 

@@ -185,7 +185,8 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
 // setup: A in 1x128 blocks, B in 128x128 blocks. kTileRows 256 is the 256×128-tile rung (kOrder:
 // its consumers take turns on the tensor cores). Cluster 2
 // shares one operand's tiles through TMA multicast (B for 128-row tiles, A for 256-row tiles).
-template <int kCluster, int kTileRows = 128, ConsumerOrder kOrder = ConsumerOrder::none>
+template <int kCluster, int kTileRows = 128, ConsumerOrder kOrder = ConsumerOrder::none,
+          int kTileCols = 128>
 class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
  public:
   aisp::Requirements requirements() const override {
@@ -207,10 +208,10 @@ class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
     quantize_operand(a(), qa_, unused, ctx.stream());
     quantize_operand(b(), qb_, unused, ctx.stream());
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    launch_ = prepare_gemm_fp8_block_scaled(Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(),
-                                                                   qa_.factors(), qb_.factors(),
-                                                                   c(), m(), n(), k()},
-                                            ctx.device_properties(), kCluster, kTileRows, kOrder);
+    launch_ = prepare_gemm_fp8_block_scaled(
+        Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(), qa_.factors(), qb_.factors(), c(), m(),
+                               n(), k()},
+        ctx.device_properties(), kCluster, kTileRows, kOrder, kTileCols);
   }
 
   void run(aisp::Context& ctx) override {
