@@ -32,6 +32,10 @@
 // Tiles in a grouped order (8 block rows at a time) so the tiles in flight share A rows and B
 // columns in L2. Epilogue: fp32 accumulators -> bf16, stored from registers.
 //
+// Two more kernels below share the producer, ring protocol and promotion: 256×128 tiles
+// (gemm_fp8_block_scaled_tall, optionally in 2-CTA clusters sharing A) and 128×192 tiles with
+// wgmma m64n192k32 (gemm_fp8_block_scaled_wide); each has its own comment.
+//
 // Bytes: M·K + N·K (e4m3) + scales + 2·M·N (bf16 C); FLOPs 2·M·N·K. Ceiling: FP8 tensor cores
 // (1438 TFLOP/s for cuBLASLt on the H200, ANCHORS.md). sm_90a only (wgmma, setmaxnreg): elsewhere
 // the body is a trap and the variants declare Feature::wgmma.
@@ -322,33 +326,7 @@ struct TallRing {
   __device__ std::uint64_t* empty(int s) const { return full(kRingStages) + s; }
 };
 
-// Ordered (optional, ConsumerOrder::strict): the two consumers take turns on the tensor cores,
-// one wgmma group (one fragment of one k block) at a time: consumer 1 issues its group only once
-// consumer 0's has completed, and the other way round, each promoting while the other's group
-// runs. ConsumerOrder::early passes the turn once the first half of the group (two of its four
-// wgmma, committed separately) has completed, so the next group is issued while the second half
-// still runs and the hand-over's latency (wait, barrier, issue) is hidden. Without the
-// order both consumers' groups are in flight together and both promote at the same moment;
-// whether the tensor pipe then sits idle (ncu: ~66% active on the unordered kernels) is what
-// this variant measures. Two named barriers carry the turn: consumer 0 arrives on
-// kTurnOfConsumer1 after each completed group, consumer 1 waits there before issuing, and
-// conversely through kTurnOfConsumer0 (consumer 0 skips the wait before its very first group and
-// consumes consumer 1's last arrival after its loop, so each barrier sees as many arrivals as
-// waits).
-// Named barrier ids (0 is __syncthreads').
-[[maybe_unused]] constexpr unsigned kTurnOfConsumer0 = 1;
-[[maybe_unused]] constexpr unsigned kTurnOfConsumer1 = 2;
-[[maybe_unused]] constexpr unsigned kTurnThreads = 2 * 128;  // both consumer warpgroups
-
-[[maybe_unused]] __device__ __forceinline__ void named_barrier_sync(unsigned id, unsigned threads) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-[[maybe_unused]] __device__ __forceinline__ void named_barrier_arrive(unsigned id,
-                                                                      unsigned threads) {
-  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
-}
-
-template <int kCluster, ConsumerOrder kOrder>
+template <int kCluster>
 __global__ void __launch_bounds__(kThreads, 1)
     gemm_fp8_block_scaled_tall(const __grid_constant__ CUtensorMap a_map,
                                const __grid_constant__ CUtensorMap b_map,
@@ -420,48 +398,15 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int consumer = warpgroup - 1;
     const int lane = tid % 32, warp = (tid / 32) % 4;
     float acc0[64], acc1[64], temp[64];
-    int base = 0;             // the ring step of this tile's first k block (runs on across tiles)
-    bool first_group = true;  // ordered: consumer 0's first group waits for no turn
-    // Ordered: wait for this consumer's turn before issuing a group, pass it on once the group
-    // completed (see kTurnOfConsumer0).
-    const auto wait_turn = [&] {
-      if constexpr (kOrder != ConsumerOrder::none) {
-        if (consumer == 1)
-          named_barrier_sync(kTurnOfConsumer1, kTurnThreads);
-        else if (!first_group)
-          named_barrier_sync(kTurnOfConsumer0, kTurnThreads);
-        first_group = false;
-      }
-    };
-    const auto pass_turn = [&] {
-      if constexpr (kOrder != ConsumerOrder::none)
-        named_barrier_arrive(consumer == 0 ? kTurnOfConsumer1 : kTurnOfConsumer0, kTurnThreads);
-    };
-    // temp = one 64-row fragment × the B tile over one k block: four wgmma m64n128k32 (in two
-    // commit groups when the turn passes early), waited for.
+    int base = 0;  // the ring step of this tile's first k block (runs on across tiles)
+    // temp = one 64-row fragment × the B tile over one k block: four wgmma m64n128k32, waited for.
     const auto multiply_fragment = [&](std::uint64_t desc_a, std::uint64_t desc_b) {
-      wait_turn();
       common::wgmma_fence();
-      if constexpr (kOrder == ConsumerOrder::early) {
 #pragma unroll
-        for (int kk = 0; kk < 2; ++kk)
-          common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
-        common::wgmma_commit_group();
-#pragma unroll
-        for (int kk = 2; kk < kBlockK / 32; ++kk)
-          common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, true);
-        common::wgmma_commit_group();
-        common::wgmma_wait_group<1>();
-        pass_turn();
-        common::wgmma_wait_group<0>();
-      } else {
-#pragma unroll
-        for (int kk = 0; kk < kBlockK / 32; ++kk)
-          common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
-        common::wgmma_commit_group();
-        common::wgmma_wait_group<0>();
-        pass_turn();
-      }
+      for (int kk = 0; kk < kBlockK / 32; ++kk)
+        common::wgmma_m64n128k32_e4m3(temp, desc_a + 2 * kk, desc_b + 2 * kk, kk > 0);
+      common::wgmma_commit_group();
+      common::wgmma_wait_group<0>();
       common::wgmma_fence_accumulators(temp);
     };
     for (int tile = first; tile < tiles; tile += stride, base += k_blocks) {
@@ -524,10 +469,6 @@ __global__ void __launch_bounds__(kThreads, 1)
       store_tile(acc0, c, static_cast<std::size_t>(n), row0, col0);
       store_tile(acc1, c, static_cast<std::size_t>(n), row0 + 64, col0);
     }
-    if constexpr (kOrder != ConsumerOrder::none) {
-      if (consumer == 0 && !first_group)  // consumer 1's arrival after its last group
-        named_barrier_sync(kTurnOfConsumer0, kTurnThreads);
-    }
   }
   if constexpr (kCluster > 1)
     common::cluster_sync();  // no block exits while its peer may still signal or copy into it
@@ -538,18 +479,21 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // ---------------------------------------------------------------------------------------------
-// The 128×192 rung (tile_cols 192): every structure above loses ~130 cycles per group of four
-// wgmma m64n128k32 (256 tensor-core cycles) whatever the promotion order (visit 1's ncu: tensor
-// pipe ~66% on 128×128 and 256×128 tiles alike), which points at the instruction's width rather
-// than at the schedule. Here each consumer warpgroup issues m64n192k32 (96 accumulator registers,
-// 96 tensor-core cycles per instruction instead of 64, B read 192 rows per A read) on its 64 rows
-// of a 128×192 tile: 96 accumulators + one 96-register temporary fit under setmaxnreg 232.
-// Per k block and consumer: four wgmma into the temporary, wait, 96 FFMA promotion (the other
-// consumer's group runs meanwhile). A 192-column tile spans two 128-column B scale blocks, split at
-// column 128 or 64 of the tile (tile start mod 128 is 0 or 64): the promotion takes the first or
-// second block's factor per accumulator column group, chosen at compile time in two unrolled
-// copies. N need not be a multiple of 192: the last column of tiles is partial (TMA fills the rows
-// past N with zeros, the stores skip the columns past N). 5 ring slots of 40.5 KiB.
+// The 128×192 rung (tile_cols 192): both kernels above spend ~386 cycles per group of four
+// wgmma m64n128k32 that take 256 tensor-core cycles, whatever the promotion's schedule (ncu on the
+// H200: tensor pipe ~66% on 128×128 and 256×128 tiles alike, L2 at 53-71%; consumers forced to
+// take turns on the tensor cores were slower still, README), which points at the instruction's
+// width: every wgmma reads its B rows from shared memory again, so shared-memory bytes per MAC
+// are 1/64 + 1/N (N = 128: 96 B per cycle at the FP8 rate, before the TMA writes). Here each
+// consumer warpgroup issues m64n192k32 (96 accumulator registers, 96 tensor-core cycles per
+// instruction instead of 64, B read 192 rows per A read) on its 64 rows of a 128×192 tile: 96
+// accumulators + one 96-register temporary fit under setmaxnreg 232. Per k block and consumer: four
+// wgmma into the temporary, wait, 96 FFMA promotion (the other consumer's group runs meanwhile). A
+// 192-column tile spans two 128-column B scale blocks, split at column 128 or 64 of the tile (tile
+// start mod 128 is 0 or 64): the promotion takes the first or second block's factor per accumulator
+// column group, chosen at compile time in two unrolled copies. N need not be a multiple of 192: the
+// last column of tiles is partial (TMA fills the rows past N with zeros, the stores skip the
+// columns past N). 5 ring slots of 40.5 KiB.
 constexpr int kWideBlockN = 192;
 constexpr int kWideStages = 5;
 constexpr unsigned kWideBTileBytes = kWideBlockN * kBlockK;  // 24 KiB
@@ -724,27 +668,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, const float*, __nv_bfloat16*,
                                 int, int, int);
 
-template <ConsumerOrder kOrder>
-KernelFunction tall_kernel(int cluster) {
-  return cluster == 1 ? gemm_fp8_block_scaled_tall<1, kOrder>
-                      : gemm_fp8_block_scaled_tall<2, kOrder>;
-}
-
-// The kernel for a launch's tile shape, cluster size and consumer order.
-KernelFunction kernel_for(int tile_rows, int tile_cols, int cluster, ConsumerOrder order) {
+// The kernel for a launch's tile shape and cluster size.
+KernelFunction kernel_for(int tile_rows, int tile_cols, int cluster) {
   if (tile_cols == kWideBlockN)
     return gemm_fp8_block_scaled_wide;
-  if (tile_rows == kTallBlockM) {
-    switch (order) {
-    case ConsumerOrder::strict:
-      return tall_kernel<ConsumerOrder::strict>(cluster);
-    case ConsumerOrder::early:
-      return tall_kernel<ConsumerOrder::early>(cluster);
-    case ConsumerOrder::none:
-      break;
-    }
-    return tall_kernel<ConsumerOrder::none>(cluster);
-  }
+  if (tile_rows == kTallBlockM)
+    return cluster == 1 ? gemm_fp8_block_scaled_tall<1> : gemm_fp8_block_scaled_tall<2>;
   return cluster == 1 ? gemm_fp8_block_scaled<1> : gemm_fp8_block_scaled<2>;
 }
 
@@ -756,8 +685,7 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
     throw std::runtime_error(std::string("gemm_fp8_block_scaled: ") + call + ": " +
                              cudaGetErrorString(status));
   };
-  const KernelFunction kernel =
-      kernel_for(launch.tile_rows, launch.tile_cols, launch.cluster, launch.order);
+  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.tile_cols, launch.cluster);
   cudaError_t status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(launch.shared_bytes));
   if (status != cudaSuccess)
@@ -791,8 +719,7 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
 
 Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
                                                        const cudaDeviceProp& device, int cluster,
-                                                       int tile_rows, ConsumerOrder order,
-                                                       int tile_cols) {
+                                                       int tile_rows, int tile_cols) {
   if (cluster != 1 && cluster != 2)
     throw std::invalid_argument("gemm_fp8_block_scaled: cluster must be 1 or 2");
   if (tile_rows != kBlockM && tile_rows != kTallBlockM)
@@ -802,12 +729,9 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
     throw std::invalid_argument("gemm_fp8_block_scaled: tile_cols must be 128 or 192, got " +
                                 std::to_string(tile_cols));
   const bool wide = tile_cols == kWideBlockN;
-  if (wide && (tile_rows != kBlockM || cluster != 1 || order != ConsumerOrder::none))
+  if (wide && (tile_rows != kBlockM || cluster != 1))
     throw std::invalid_argument("gemm_fp8_block_scaled: 192-column tiles exist only with 128 "
-                                "rows, cluster 1 and no consumer order");
-  if (order != ConsumerOrder::none && tile_rows != kTallBlockM)
-    throw std::invalid_argument("gemm_fp8_block_scaled: ordered consumers exist only for "
-                                "tile_rows 256");
+                                "rows and cluster 1");
   if (!args.a || !args.b || !args.a_scales || !args.b_scales || !args.c)
     throw std::invalid_argument("gemm_fp8_block_scaled: null operand or scale pointer");
   // A cluster pairs tiles vertically (128-row tiles: they share B) or horizontally (256-row
@@ -832,7 +756,6 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   launch.args = args;
   launch.cluster = cluster;
   launch.tile_rows = tile_rows;
-  launch.order = order;
   launch.tile_cols = tile_cols;
   launch.block = dim3(kThreads);
   launch.shared_bytes = shared_bytes;
@@ -870,8 +793,7 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
 cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
                                          cudaStream_t stream) {
   const Fp8BlockScaledGemmArgs& a = launch.args;
-  const KernelFunction kernel =
-      kernel_for(launch.tile_rows, launch.tile_cols, launch.cluster, launch.order);
+  const KernelFunction kernel = kernel_for(launch.tile_rows, launch.tile_cols, launch.cluster);
   if (launch.cluster == 1) {
     kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
         launch.a_map, launch.b_map, launch.a_scale_map, a.b_scales, a.c, a.m, a.n, a.k);

@@ -9,10 +9,9 @@
 //       tile_rows 128 (the default: 128×128 tiles) or 256 (256×128 tiles, each consumer
 //       warpgroup 128 rows in two 64-row fragments through one temporary); cluster 1 or 2 (2:
 //       pairs of blocks share one operand tile through TMA multicast: B for 128-row tiles, which
-//       pair vertically, A for 256-row tiles, which pair horizontally); order (256-row tiles
-//       only): whether the two consumer warpgroups take turns on the tensor cores; tile_cols
-//       128 (the default) or 192 (128×192 tiles with m64n192k32, cluster 1, no order; N a
-//       multiple of 128, the last column of tiles partial);
+//       pair vertically, A for 256-row tiles, which pair horizontally); tile_cols 128 (the
+//       default) or 192 (128×192 tiles with m64n192k32, 128 rows, cluster 1; N a multiple of
+//       128, the last column of tiles partial);
 //   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
 // CUDA and chapters/common only (no harness headers), so scripts/probes/fp8_probe.cu links it.
 #pragma once
@@ -24,11 +23,6 @@
 #include <cstdint>
 
 namespace aisp::ch19 {
-
-// How the two consumer warpgroups of the 256-row kernel share the tensor cores: freely (none),
-// in turns of one wgmma group, handed over when the group completed (strict) or when its first
-// half completed (early).
-enum class ConsumerOrder { none, strict, early };
 
 struct Fp8BlockScaledGemmArgs {
   const std::uint8_t* a = nullptr;  // M×K e4m3
@@ -46,7 +40,6 @@ struct Fp8BlockScaledGemmLaunch {
   CUtensorMap a_scale_map{};  // d_A in boxes of tile_rows rows of one k block
   int cluster = 1;
   int tile_rows = 128;
-  ConsumerOrder order = ConsumerOrder::none;
   int tile_cols = 128;
   dim3 grid{1, 1, 1};
   dim3 block{1, 1, 1};
@@ -55,9 +48,7 @@ struct Fp8BlockScaledGemmLaunch {
 
 Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
                                                        const cudaDeviceProp& device, int cluster,
-                                                       int tile_rows = 128,
-                                                       ConsumerOrder order = ConsumerOrder::none,
-                                                       int tile_cols = 128);
+                                                       int tile_rows = 128, int tile_cols = 128);
 cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
                                          cudaStream_t stream);
 

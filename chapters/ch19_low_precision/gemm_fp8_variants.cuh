@@ -182,11 +182,10 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
 };
 
 // The hand-written block-scaled GEMM (gemm_fp8_block_scaled_kernel.cu) on operands quantized in
-// setup: A in 1x128 blocks, B in 128x128 blocks. kTileRows 256 is the 256×128-tile rung (kOrder:
-// its consumers take turns on the tensor cores). Cluster 2
-// shares one operand's tiles through TMA multicast (B for 128-row tiles, A for 256-row tiles).
-template <int kCluster, int kTileRows = 128, ConsumerOrder kOrder = ConsumerOrder::none,
-          int kTileCols = 128>
+// setup: A in 1x128 blocks, B in 128x128 blocks. kTileRows 256 is the 256×128-tile rung, kTileCols
+// 192 the 128×192-tile rung (wgmma m64n192k32). Cluster 2 shares one operand's tiles through TMA
+// multicast (B for 128-row tiles, A for 256-row tiles).
+template <int kCluster, int kTileRows = 128, int kTileCols = 128>
 class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
  public:
   aisp::Requirements requirements() const override {
@@ -211,7 +210,7 @@ class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
     launch_ = prepare_gemm_fp8_block_scaled(
         Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(), qa_.factors(), qb_.factors(), c(), m(),
                                n(), k()},
-        ctx.device_properties(), kCluster, kTileRows, kOrder, kTileCols);
+        ctx.device_properties(), kCluster, kTileRows, kTileCols);
   }
 
   void run(aisp::Context& ctx) override {
