@@ -3,7 +3,8 @@
 //   GemmBf16Cublaslt                  the baseline: cuBLASLt BF16, no quantization
 //   GemmFp8Cublaslt<A, B, where, ref> cuBLASLt FP8 e4m3 with A and B quantized at granularities
 //                                     A and B (fp8_scale_layouts.cuh), in setup or in run()
-//   GemmFp8BlockScaledWgmma<cluster>  the hand-written 1x128 / 128x128 block-scaled wgmma GEMM
+//   GemmFp8BlockScaledWgmma<cluster, tile_rows>  the hand-written 1x128 / 128x128 block-scaled
+//                                     wgmma GEMM (tiles of tile_rows × 128 of C)
 // Where the quantization happens is part of what a variant measures: quantized in run() it is
 // timed (amax, scale and cast of both operands, every call: dynamic scaling of activations);
 // quantized in setup it is not (weights, or activations a previous layer already wrote in FP8),
@@ -181,8 +182,10 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
 };
 
 // The hand-written block-scaled GEMM (gemm_fp8_block_scaled_kernel.cu) on operands quantized in
-// setup: A in 1x128 blocks, B in 128x128 blocks. Cluster 2 shares B tiles through TMA multicast.
-template <int kCluster>
+// setup: A in 1x128 blocks, B in 128x128 blocks. kTileRows 256 is the 256×128-tile rung, kTileCols
+// 192 the 128×192-tile rung (wgmma m64n192k32). Cluster 2 shares one operand's tiles through TMA
+// multicast (B for 128-row tiles, A for 256-row tiles).
+template <int kCluster, int kTileRows = 128, int kTileCols = 128>
 class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
  public:
   aisp::Requirements requirements() const override {
@@ -204,10 +207,10 @@ class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
     quantize_operand(a(), qa_, unused, ctx.stream());
     quantize_operand(b(), qb_, unused, ctx.stream());
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    launch_ = prepare_gemm_fp8_block_scaled(Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(),
-                                                                   qa_.factors(), qb_.factors(),
-                                                                   c(), m(), n(), k()},
-                                            ctx.device_properties(), kCluster);
+    launch_ = prepare_gemm_fp8_block_scaled(
+        Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(), qa_.factors(), qb_.factors(), c(), m(),
+                               n(), k()},
+        ctx.device_properties(), kCluster, kTileRows, kTileCols);
   }
 
   void run(aisp::Context& ctx) override {
