@@ -7,6 +7,7 @@
 #include <string>
 
 #include "all_reduce_rmsnorm_kernels.cuh"
+#include "per_gpu_tensor.hpp"
 
 namespace aisp::ch04 {
 
@@ -41,8 +42,7 @@ void AllReduceRmsNormProblem::setup(aisp::Context& ctx) {
   for (auto* list : {&partial_, &residual_, &gamma_, &residual_out_, &normed_})
     list->clear();
   const auto on_gpu = [&](const std::string& name, int d, std::size_t count, aisp::Role role) {
-    return ctx.alloc(name + "_" + std::to_string(d), aisp::DType::bf16, count, role,
-                     aisp::Memory::device, d);
+    return per_gpu_tensor(ctx, name, d, count, role);
   };
   for (int d = 0; d < gpus_; ++d) {
     partial_.push_back(on_gpu("partial", d, elements(), aisp::Role::input));

@@ -2,6 +2,8 @@
 // GEMMs and collectives both ddp_gradient_all_reduce variants are built from. Host code only.
 #include "ddp_backward_common.hpp"
 
+#include "per_gpu_tensor.hpp"
+
 #include <aisp/nccl.hpp>
 
 #include <cublas_v2.h>
@@ -14,11 +16,6 @@ namespace aisp::ch04 {
 namespace {
 
 using bf16 = __nv_bfloat16;
-
-aisp::Tensor device_tensor(aisp::Context& ctx, const std::string& name, int gpu, std::size_t count,
-                           aisp::Role role, aisp::DType dtype = aisp::DType::bf16) {
-  return ctx.alloc(name + "_" + std::to_string(gpu), dtype, count, role, aisp::Memory::device, gpu);
-}
 
 }  // namespace
 
@@ -60,19 +57,19 @@ void DdpBackwardProblem::setup(aisp::Context& ctx) {
   for (int d = 0; d < gpus_; ++d) {
     streams_.push_back(ctx.stream(d));
     activations_.push_back(
-        device_tensor(ctx, "activations", d, kActivationElements * kLayers, aisp::Role::input));
+        per_gpu_tensor(ctx, "activations", d, kActivationElements * kLayers, aisp::Role::input));
     output_grads_.push_back(
-        device_tensor(ctx, "output_grad", d, kActivationElements, aisp::Role::input));
+        per_gpu_tensor(ctx, "output_grad", d, kActivationElements, aisp::Role::input));
     weights_.push_back(
-        device_tensor(ctx, "weights", d, kWeightElements * kLayers, aisp::Role::input));
+        per_gpu_tensor(ctx, "weights", d, kWeightElements * kLayers, aisp::Role::input));
     grads_.push_back(
-        device_tensor(ctx, "grad_flat", d, kWeightElements * kLayers, aisp::Role::output));
+        per_gpu_tensor(ctx, "grad_flat", d, kWeightElements * kLayers, aisp::Role::output));
     input_grads_.push_back(
-        device_tensor(ctx, "input_grad", d, kActivationElements, aisp::Role::output));
+        per_gpu_tensor(ctx, "input_grad", d, kActivationElements, aisp::Role::output));
     chain_.push_back(
-        device_tensor(ctx, "grad_chain", d, 2 * kActivationElements, aisp::Role::scratch));
-    workspaces_.push_back(device_tensor(ctx, "cublas_workspace", d, kCublasWorkspaceBytes,
-                                        aisp::Role::scratch, aisp::DType::u8));
+        per_gpu_tensor(ctx, "grad_chain", d, 2 * kActivationElements, aisp::Role::scratch));
+    workspaces_.push_back(per_gpu_tensor(ctx, "cublas_workspace", d, kCublasWorkspaceBytes,
+                                         aisp::Role::scratch, aisp::DType::u8));
     ctx.fill_uniform(activations_.back());
     ctx.fill_uniform(output_grads_.back());
     // Each GPU's weights are a fill of their own name, so they differ between GPUs, where

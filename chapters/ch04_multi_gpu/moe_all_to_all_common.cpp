@@ -9,6 +9,7 @@
 
 #include "../common/moe_routing.cuh"
 #include "moe_all_to_all_kernels.cuh"
+#include "per_gpu_tensor.hpp"
 
 namespace aisp::ch04 {
 namespace {
@@ -65,7 +66,7 @@ void MoeAllToAllProblem::setup(aisp::Context& ctx) {
   const std::size_t g = static_cast<std::size_t>(gpus_);
   for (int d = 0; d < gpus_; ++d) {
     const auto on_gpu = [&](const std::string& name, DType dtype, std::size_t count, Role role) {
-      return ctx.alloc(name + "_" + std::to_string(d), dtype, count, role, aisp::Memory::device, d);
+      return per_gpu_tensor(ctx, name, d, count, role, dtype);
     };
     x_.push_back(on_gpu("x", DType::bf16, std::size_t{kTokens} * kHidden, Role::input));
     logits_.push_back(on_gpu("logits", DType::f32, std::size_t{kTokens} * kExperts, Role::input));

@@ -3,6 +3,7 @@
 // built from. Host code only.
 #include "tensor_parallel_mlp_common.hpp"
 
+#include "per_gpu_tensor.hpp"
 #include "tensor_parallel_mlp_reference.hpp"
 
 #include <aisp/nccl.hpp>
@@ -18,11 +19,6 @@ namespace aisp::ch04 {
 namespace {
 
 using bf16 = __nv_bfloat16;
-
-aisp::Tensor device_tensor(aisp::Context& ctx, const std::string& name, int gpu, std::size_t count,
-                           aisp::Role role, aisp::DType dtype = aisp::DType::bf16) {
-  return ctx.alloc(name + "_" + std::to_string(gpu), dtype, count, role, aisp::Memory::device, gpu);
-}
 
 }  // namespace
 
@@ -72,18 +68,18 @@ void TensorParallelMlpProblem::setup(aisp::Context& ctx) {
   const double down_bound = std::sqrt(3.0 / kFfn);
   for (int d = 0; d < gpus_; ++d) {
     streams_.push_back(ctx.stream(d));
-    tokens_.push_back(device_tensor(ctx, "tokens", d, local_tokens * kHidden, aisp::Role::input));
-    w_up_.push_back(device_tensor(ctx, "w_up", d, ffn_slice * kHidden, aisp::Role::input));
-    w_down_.push_back(device_tensor(ctx, "w_down", d, kHidden * ffn_slice, aisp::Role::input));
-    gathered_.push_back(device_tensor(ctx, "gathered_tokens", d, std::size_t{kTokens} * kHidden,
-                                      aisp::Role::scratch));
+    tokens_.push_back(per_gpu_tensor(ctx, "tokens", d, local_tokens * kHidden, aisp::Role::input));
+    w_up_.push_back(per_gpu_tensor(ctx, "w_up", d, ffn_slice * kHidden, aisp::Role::input));
+    w_down_.push_back(per_gpu_tensor(ctx, "w_down", d, kHidden * ffn_slice, aisp::Role::input));
+    gathered_.push_back(per_gpu_tensor(ctx, "gathered_tokens", d, std::size_t{kTokens} * kHidden,
+                                       aisp::Role::scratch));
     hidden_.push_back(
-        device_tensor(ctx, "hidden", d, std::size_t{kTokens} * ffn_slice, aisp::Role::scratch));
-    partial_.push_back(device_tensor(ctx, "partial_output", d, std::size_t{kTokens} * kHidden,
-                                     aisp::Role::scratch));
-    out_.push_back(device_tensor(ctx, "output", d, local_tokens * kHidden, aisp::Role::output));
-    workspaces_.push_back(device_tensor(ctx, "cublaslt_workspace", d, kCublasLtWorkspaceBytes,
-                                        aisp::Role::scratch, aisp::DType::u8));
+        per_gpu_tensor(ctx, "hidden", d, std::size_t{kTokens} * ffn_slice, aisp::Role::scratch));
+    partial_.push_back(per_gpu_tensor(ctx, "partial_output", d, std::size_t{kTokens} * kHidden,
+                                      aisp::Role::scratch));
+    out_.push_back(per_gpu_tensor(ctx, "output", d, local_tokens * kHidden, aisp::Role::output));
+    workspaces_.push_back(per_gpu_tensor(ctx, "cublaslt_workspace", d, kCublasLtWorkspaceBytes,
+                                         aisp::Role::scratch, aisp::DType::u8));
     ctx.fill_uniform(tokens_.back());
     ctx.fill_uniform(w_up_.back(), -up_bound, up_bound);
     ctx.fill_uniform(w_down_.back(), -down_bound, down_bound);

@@ -2,6 +2,8 @@
 // zero2_optimizer_step variants are built from. Host code only.
 #include "zero2_optimizer_common.hpp"
 
+#include "per_gpu_tensor.hpp"
+
 #include <aisp/nccl.hpp>
 
 #include <stdexcept>
@@ -9,12 +11,6 @@
 
 namespace aisp::ch04 {
 namespace {
-
-aisp::Tensor device_tensor(aisp::Context& ctx, const std::string& name, int gpu, std::size_t count,
-                           aisp::Role role) {
-  return ctx.alloc(name + "_" + std::to_string(gpu), aisp::DType::f32, count, role,
-                   aisp::Memory::device, gpu);
-}
 
 #if !AISP_HAVE_NCCL
 [[noreturn]] void throw_without_nccl() {
@@ -65,13 +61,15 @@ void Zero2OptimizerProblem::setup(aisp::Context& ctx) {
     list->clear();
   const std::size_t s = shard();
   for (int d = 0; d < gpus_; ++d) {
-    grads_.push_back(device_tensor(ctx, "grad", d, kParams, aisp::Role::input));
-    params_.push_back(device_tensor(ctx, "params", d, kParams, aisp::Role::input));
-    m_.push_back(device_tensor(ctx, "adam_m", d, kParams, aisp::Role::input));
-    v_.push_back(device_tensor(ctx, "adam_v", d, kParams, aisp::Role::input));
-    params_out_.push_back(device_tensor(ctx, "params_out", d, kParams, aisp::Role::output));
-    m_out_.push_back(device_tensor(ctx, "adam_m_out", d, s, aisp::Role::output));
-    v_out_.push_back(device_tensor(ctx, "adam_v_out", d, s, aisp::Role::output));
+    grads_.push_back(per_gpu_tensor(ctx, "grad", d, kParams, aisp::Role::input, aisp::DType::f32));
+    params_.push_back(
+        per_gpu_tensor(ctx, "params", d, kParams, aisp::Role::input, aisp::DType::f32));
+    m_.push_back(per_gpu_tensor(ctx, "adam_m", d, kParams, aisp::Role::input, aisp::DType::f32));
+    v_.push_back(per_gpu_tensor(ctx, "adam_v", d, kParams, aisp::Role::input, aisp::DType::f32));
+    params_out_.push_back(
+        per_gpu_tensor(ctx, "params_out", d, kParams, aisp::Role::output, aisp::DType::f32));
+    m_out_.push_back(per_gpu_tensor(ctx, "adam_m_out", d, s, aisp::Role::output, aisp::DType::f32));
+    v_out_.push_back(per_gpu_tensor(ctx, "adam_v_out", d, s, aisp::Role::output, aisp::DType::f32));
     ctx.fill_uniform(grads_.back());  // each GPU its own gradient
   }
   // One state, replicated: GPU 0's filled, copied to the others (a refresh of the inputs re-runs

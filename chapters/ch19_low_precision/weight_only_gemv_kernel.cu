@@ -244,6 +244,26 @@ __device__ __forceinline__ void a_fragment(const Slice<kBits, kRowTiles>& s, int
   }
 }
 
+// The accumulators of a warp's kRowTiles × kTiles MMA C fragments into y (batch-major, bf16),
+// batch columns past `batch` skipped. C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 =
+// row g + 8. Shared by both kernels' epilogues.
+template <int kTiles, int kRowTiles>
+__device__ __forceinline__ void store_y(const float (&acc)[kRowTiles][kTiles][4],
+                                        __nv_bfloat16* __restrict__ y, int n, int batch,
+                                        int first_tile, int g, int q) {
+#pragma unroll
+  for (int r = 0; r < kRowTiles; ++r)
+#pragma unroll
+    for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int b = 8 * t + 2 * q + (e % 2);
+        const int row = kTileRows * (first_tile + r) + g + 8 * (e / 2);
+        if (b < batch)
+          y[static_cast<std::size_t>(b) * n + row] = __float2bfloat16(acc[r][t][e]);
+      }
+}
+
 // kTiles n8 tiles of batch (1: batch <= 8, 2: batch <= 16), kRowTiles 16-row tiles per warp,
 // kSplit warps per row set, each over 1/kSplit of K (their partial sums meet in shared memory at
 // the end), kStages groups in the warp's shared-memory ring (kStages - 1 in flight); kMinBlocks
@@ -440,20 +460,9 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
             acc[r][t][e] += theirs[((r * kTiles + t) * 4 + e) * 32 + lane];
     }
   }
-  // C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 = row g + 8.
   if (!active)
     return;
-#pragma unroll
-  for (int r = 0; r < kRowTiles; ++r)
-#pragma unroll
-    for (int t = 0; t < kTiles; ++t)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int b = 8 * t + 2 * q + (e % 2);
-        const int row = kTileRows * (first_tile + r) + g + 8 * (e / 2);
-        if (b < batch)
-          y[static_cast<std::size_t>(b) * n + row] = __float2bfloat16(acc[r][t][e]);
-      }
+  store_y(acc, y, n, batch, first_tile, g, q);
 }
 
 // ---- The direct kernel (launch_weight_only_gemv_direct) ----------------------------------------
@@ -732,18 +741,7 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
           for (int e = 0; e < 4; ++e)
             acc[r][t][e] += partials[other][(r * kTiles + t) * 4 + e][lane];
   }
-  // C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 = row g + 8.
-#pragma unroll
-  for (int r = 0; r < kRowTiles; ++r)
-#pragma unroll
-    for (int t = 0; t < kTiles; ++t)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int b = 8 * t + 2 * q + (e % 2);
-        const int row = kTileRows * (first_tile + r) + g + 8 * (e / 2);
-        if (b < batch)
-          y[static_cast<std::size_t>(b) * n + row] = __float2bfloat16(acc[r][t][e]);
-      }
+  store_y(acc, y, n, batch, first_tile, g, q);
 }
 
 // The packed layout (weight_only_gemv_kernel.cuh) from the stored one, one 16-byte piece per
