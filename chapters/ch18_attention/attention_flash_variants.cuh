@@ -83,27 +83,25 @@ class FlashFa2RowsAttention : public ForwardAttentionProblem {
   FlashTmaMaps maps_{};
 };
 
-// flash_attention_fa3.cu: the unmasked D 64 kernel with three consumer warpgroups (192 query rows
-// per block), one in `poly_every` of the softmax's exponentials (0: none, or 8) computed by a
-// polynomial on the FMA pipe instead of the MUFU.
-void launch_flash_fa3_d64_three_consumers(const ForwardShape& shape, const FlashWgmmaMaps& maps,
-                                          __nv_bfloat16* o, int poly_every, cudaStream_t stream);
-
 // wgmma + TMA, producer warpgroup and two consumer warpgroups (flash_attention_fa3.cu); sm_90a.
 // `pingpong`: the rung whose consumer warpgroups take turns issuing GEMMs (unmasked D 64).
-// ThreeConsumers: the D 64 kernel with three consumer warpgroups (above).
+// Fa3D64Kernel: the D 64 rungs, CausalPairs: the causal kernel in pairs of query blocks
+// (attention_kernels.cuh, launch_flash_fa3_d64 and launch_flash_fa3_causal_pairs).
 enum class Fa3Schedule { overlap, pingpong };
 class FlashFa3Attention : public ForwardAttentionProblem {
  public:
   FlashFa3Attention(ForwardShape shape, MaskedTiles masked,
                     Fa3Schedule schedule = Fa3Schedule::overlap)
       : ForwardAttentionProblem(shape), masked_(masked), schedule_(schedule) {}
-  struct ThreeConsumers {
-    int poly_every = 0;
-  };
-  FlashFa3Attention(ForwardShape shape, ThreeConsumers three)
+  FlashFa3Attention(ForwardShape shape, Fa3D64Kernel d64)
       : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip), schedule_(Fa3Schedule::overlap),
-        three_consumers_(true), poly_every_(three.poly_every) {}
+        launcher_(Launcher::d64), d64_(d64) {}
+  struct CausalPairs {
+    bool persistent = false;
+  };
+  FlashFa3Attention(ForwardShape shape, CausalPairs pairs)
+      : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip), schedule_(Fa3Schedule::overlap),
+        launcher_(Launcher::causal_pairs), persistent_(pairs.persistent) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -118,21 +116,25 @@ class FlashFa3Attention : public ForwardAttentionProblem {
     maps_ = make_flash_wgmma_maps(shape(), forward_tensors(q(), k(), v(), o()));
   }
   void run(aisp::Context& ctx) override {
-    if (three_consumers_)
-      launch_flash_fa3_d64_three_consumers(shape(), maps_, static_cast<__nv_bfloat16*>(o()),
-                                           poly_every_, ctx.stream());
+    auto* out = static_cast<__nv_bfloat16*>(o());
+    if (launcher_ == Launcher::d64)
+      launch_flash_fa3_d64(shape(), maps_, out, d64_, ctx.stream());
+    else if (launcher_ == Launcher::causal_pairs)
+      launch_flash_fa3_causal_pairs(shape(), maps_, out, persistent_, ctx.stream());
     else if (schedule_ == Fa3Schedule::pingpong)
-      launch_flash_fa3_pingpong(shape(), maps_, static_cast<__nv_bfloat16*>(o()), ctx.stream());
+      launch_flash_fa3_pingpong(shape(), maps_, out, ctx.stream());
     else
-      launch_flash_fa3(shape(), maps_, static_cast<__nv_bfloat16*>(o()), masked_, ctx.stream());
+      launch_flash_fa3(shape(), maps_, out, masked_, ctx.stream());
     AISP_CHECK_LAUNCH();
   }
 
  private:
+  enum class Launcher { general, d64, causal_pairs };
   MaskedTiles masked_;
   Fa3Schedule schedule_;
-  bool three_consumers_ = false;
-  int poly_every_ = 0;
+  Launcher launcher_ = Launcher::general;
+  Fa3D64Kernel d64_{};
+  bool persistent_ = false;
   FlashWgmmaMaps maps_{};
 };
 

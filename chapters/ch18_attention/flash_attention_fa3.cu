@@ -27,6 +27,7 @@
 // Elsewhere than sm_90a the kernel body is a trap; the variants declare Feature::wgmma.
 #include <cuda_bf16.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -91,6 +92,29 @@ constexpr int kTokenMajorHeadsPerGroup = 16;
 // (run 20261124-061451-0e01) against 550 µs (run 20261124-012652-78c6). Blocks of one head running
 // together share its K and V in L2; spread over several heads they stream more of them.
 
+// How a consumer forms the softmax's row sums and exponentials (the D 64 rungs; fp32 elsewhere):
+//   fp32:          p = ex2.approx.f32 on the MUFU (kPolyEvery: some on the FMA pipe), row sums by
+//                  FADD in FP32 (64 per thread and tile), P packed to BF16 for P·V.
+//   tensor_sums:   the same exponentials; no FADD: P·V is issued 8 columns wider (N = D + 8) with
+//                  those columns of B pointing at a block of ones in shared memory, so columns
+//                  D..D+7 of the O accumulator are the running row sums of P (of the BF16 P that
+//                  the numerator uses, rescaled with O). The tensor cores do 12.5% more P·V work
+//                  (6% of the tile's) and each thread issues 64 FADD and 2 SHFL fewer per tile.
+enum class SoftmaxForm { fp32, tensor_sums };
+template <SoftmaxForm kForm>
+constexpr bool kSumsOnTensor = kForm != SoftmaxForm::fp32;
+// Which query blocks a block of threads computes:
+//   one_block:    one, from the grid (x: the query block, y: the (batch, head)).
+//   causal_pairs: pairs of a head's query blocks, Q − 1 − x and x (Q query blocks per head,
+//                 Q even; pair x of head h is work item h·Q/2 + x), so every pair has the same
+//                 Q + 1 key tiles; items blockIdx.x, + gridDim.x, ... A grid of one item per block
+//                 of threads lets the hardware hand them out in order (equal lengths: no tail
+//                 but the last wave's); a grid of one block per SM makes the kernel persistent.
+//                 The producer runs on from one query block into the next (Q of the next block
+//                 into the second Q buffer, its K/V into the same rings), so a block's prologue
+//                 overlaps the previous one's last tiles and epilogue.
+enum class Schedule { one_block, causal_pairs };
+
 template <int kD, int kConsumers = 2>
 __host__ __device__ constexpr int q_bytes() {
   return BlockShape<kConsumers>::q_rows * kD * 2;
@@ -99,16 +123,24 @@ template <int kD>
 __host__ __device__ constexpr int kv_tile_bytes() {
   return kBlockN * kD * 2;
 }
-template <int kD, int kConsumers = 2>
+// The block of ones the tensor-core row sums read: 16 rows (keys: one k16 step) of 128 bytes;
+// every k-step's descriptor points its second panel at the same block (below, issue_pv).
+constexpr int kOnesBytes = 16 * 128;
+template <Schedule kSchedule>
+constexpr int kQBuffers = kSchedule == Schedule::causal_pairs ? 2 : 1;
+template <int kD, int kConsumers = 2, SoftmaxForm kForm = SoftmaxForm::fp32,
+          Schedule kSchedule = Schedule::one_block>
 __host__ __device__ constexpr int smem_bytes() {
-  return q_bytes<kD, kConsumers>() + 2 * kStages * kv_tile_bytes<kD>() +
-         static_cast<int>(common::kSharedAlignmentSlack);
+  return kQBuffers<kSchedule> * q_bytes<kD, kConsumers>() + 2 * kStages * kv_tile_bytes<kD>() +
+         (kSumsOnTensor<kForm> ? kOnesBytes : 0) + static_cast<int>(common::kSharedAlignmentSlack);
 }
 
+template <int kQ>
 struct Barriers {
-  std::uint64_t q_full;
+  std::uint64_t q_full[kQ];
   std::uint64_t k_full[kStages], k_empty[kStages];
   std::uint64_t v_full[kStages], v_empty[kStages];
+  std::uint64_t q_empty[kQ];  // used with two Q buffers only
 };
 
 // Key tiles [first, last) a block of rows [m0, m0 + kBlockM) visits (all of them for the dense
@@ -139,11 +171,14 @@ __device__ __forceinline__ bool needs_mask(int m0, int n0, int window) {
 }
 
 // The consumer thread's two rows: g and g + 8 of its warp's 16 (accumulator layout, wgmma.cuh).
-template <int kD>
+// With the row sums on the tensor cores (kSumsOnTensor) O has 8 more columns: registers
+// kD / 2 + e, all four threads of a quad holding rows g (e = 0, 1) and g + 8 (e = 2, 3).
+template <int kD, SoftmaxForm kForm = SoftmaxForm::fp32>
 struct ConsumerState {
-  float o[kD / 2];  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e % 2)
-  float row_base[2];  // running max · scale_log2, rounded once (-inf until a visible key)
-  float row_sum[2];
+  static constexpr int kORegisters = kD / 2 + (kSumsOnTensor<kForm> ? 4 : 0);
+  float o[kORegisters];  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e % 2)
+  float row_base[2];     // running max · scale_log2, rounded once (-inf until a visible key)
+  float row_sum[2];      // this thread's part of the row sums (fp32 form only)
 };
 
 // 2^x on the FMA pipe, for x <= ~0.5 (the softmax's exponents): x = j + f with j = round(x) (the
@@ -191,10 +226,14 @@ __device__ __forceinline__ constexpr bool on_fma_pipe(int n_tile) {
   else
     return false;
 }
-template <int kPolyEvery = 0>
-[[maybe_unused]] __device__ __forceinline__ void softmax_tile(float (&s)[64], float (&row_base)[2],
-                                                              float (&row_sum)[2], float scale_log2,
-                                                              float (&correction)[2]) {
+// In two steps, so that the kernel can place the wait for the previous P·V between them:
+// softmax_max: the tile's row maxima, the new bases and O's rescale factors; `base` is what the
+// exponents subtract (0 for a row with no visible key yet).
+[[maybe_unused]] __device__ __forceinline__ void softmax_max(const float (&s)[64],
+                                                             float (&row_base)[2],
+                                                             float scale_log2,
+                                                             float (&correction)[2],
+                                                             float (&base)[2]) {
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     float tile_max = -INFINITY;
@@ -204,20 +243,33 @@ template <int kPolyEvery = 0>
     tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
     const float new_base = fmaxf(row_base[h], tile_max * scale_log2);
-    const float base = new_base == -INFINITY ? 0.0f : new_base;  // a row with no visible key yet
-    correction[h] = common::exp2_approx(row_base[h] - base);
+    base[h] = new_base == -INFINITY ? 0.0f : new_base;  // a row with no visible key yet
+    correction[h] = common::exp2_approx(row_base[h] - base[h]);
     row_base[h] = new_base;
+  }
+}
+// softmax_exp: p = 2^(s·scale_log2 − base) in place and (kSums) the running row sums; kSums
+// false (SoftmaxForm::tensor_sums): no FADD, O's extra columns hold the sums.
+template <int kPolyEvery = 0, bool kSums = true>
+[[maybe_unused]] __device__ __forceinline__ void softmax_exp(float (&s)[64], const float (&base)[2],
+                                                             float (&row_sum)[2],
+                                                             float scale_log2,
+                                                             const float (&correction)[2]) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
     float sum = 0.0f;
 #pragma unroll
     for (int j = 0; j < 16; ++j)
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
-        const float x = fmaf(s[4 * j + 2 * h + e], scale_log2, -base);
+        const float x = fmaf(s[4 * j + 2 * h + e], scale_log2, -base[h]);
         const float p = on_fma_pipe<kPolyEvery>(j) ? exp2_fma_poly(x) : common::exp2_approx(x);
         s[4 * j + 2 * h + e] = p;
-        sum += p;
+        if constexpr (kSums)
+          sum += p;
       }
-    row_sum[h] = row_sum[h] * correction[h] + sum;
+    if constexpr (kSums)
+      row_sum[h] = row_sum[h] * correction[h] + sum;
   }
 }
 
@@ -262,17 +314,29 @@ __device__ __forceinline__ void issue_scores(float (&s)[64], const std::uint8_t*
   }
 }
 
-template <int kD>
-__device__ __forceinline__ void issue_pv(float (&o)[kD / 2], const std::uint32_t (&p)[8][4],
-                                         const std::uint8_t* v_tile) {
+// O += P·V. With the row sums on the tensor cores (head dim 64 only) B is 72 columns wide: the V
+// tile's 64-column panel, and as the "next panel" (the descriptor's leading byte offset) the
+// block of ones, the same 16 rows for every k-step.
+template <int kD, SoftmaxForm kForm = SoftmaxForm::fp32>
+__device__ __forceinline__ void issue_pv(float (&o)[ConsumerState<kD, kForm>::kORegisters],
+                                         const std::uint32_t (&p)[8][4],
+                                         const std::uint8_t* v_tile, const std::uint8_t* ones) {
 #pragma unroll
   for (int kk = 0; kk < kBlockN / 16; ++kk) {
-    const std::uint64_t b =
-        common::wgmma_descriptor_mn_major_sw128(v_tile + kk * 16 * 128, kBlockN * 128);
-    if constexpr (kD == 128)
-      common::wgmma_m64n128k16_bf16_rs_tn(o, p[kk], b);
-    else
-      common::wgmma_m64n64k16_bf16_rs_tn(o, p[kk], b);
+    const std::uint8_t* v_rows = v_tile + kk * 16 * 128;
+    if constexpr (kSumsOnTensor<kForm>) {
+      static_assert(kD == 64, "row sums on the tensor cores: head dim 64 only");
+      const std::uint64_t b = common::wgmma_descriptor_mn_major_sw128(
+          v_rows, static_cast<std::uint32_t>(ones - v_rows));
+      common::wgmma_m64n72k16_bf16_rs_tn(o, p[kk], b);
+    } else {
+      (void)ones;
+      const std::uint64_t b = common::wgmma_descriptor_mn_major_sw128(v_rows, kBlockN * 128);
+      if constexpr (kD == 128)
+        common::wgmma_m64n128k16_bf16_rs_tn(o, p[kk], b);
+      else
+        common::wgmma_m64n64k16_bf16_rs_tn(o, p[kk], b);
+    }
   }
 }
 
@@ -304,56 +368,98 @@ constexpr int kTurnThreads = 256;  // the two consumer warpgroups
 // compile-time choice: with the layout read at run time in every instantiation, the dense D 128
 // kernel ran 0.85 -> 1.03 ms on the H200 (A/B, 2026-11-24), though its inner loop's instruction
 // mix was unchanged.
-// kPolyEvery: softmax_tile's share of exponentials on the FMA pipe (0: none; unmasked only, the
+// kPolyEvery: softmax_exp's share of exponentials on the FMA pipe (0: none; unmasked only, the
 // polynomial has no -inf).
 // kConsumers: consumer warpgroups (BlockShape; 3 for the unmasked [B, H, S, D] kernel only).
+// kForm: SoftmaxForm (tensor_sums: the unmasked head-dim-64 [B, H, S, D] kernels).
+// kSchedule: Schedule (causal_pairs: the [B, H, S, D] causal kernel that skips masked tiles;
+// work_items is its number of pairs, B·H·Q/2; unused otherwise).
 template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
-          int kPolyEvery = 0, int kConsumers = 2>
+          int kPolyEvery = 0, int kConsumers = 2, SoftmaxForm kForm = SoftmaxForm::fp32,
+          Schedule kSchedule = Schedule::one_block>
 __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
                      const __grid_constant__ CUtensorMap k_map,
                      const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o,
-                     int seq, int heads, FlashHeadLayout layout, int window, float scale_log2) {
+                     int seq, int heads, FlashHeadLayout layout, int window, float scale_log2,
+                     int work_items) {
   static_assert(kPolyEvery == 0 || kMask == MaskKind::none,
                 "exp2_fma_poly has no -inf: the polynomial exponentials are for unmasked kernels");
   static_assert(kConsumers == 2 || (kMask == MaskKind::none && !kTokenMajor && !kPingPong),
                 "three consumer warpgroups: unmasked, [B, H, S, D], no ping-pong turns only");
+  static_assert(kForm == SoftmaxForm::fp32 ||
+                    (kD == 64 && kMask == MaskKind::none && !kTokenMajor),
+                "row sums on the tensor cores: unmasked head dim 64, [B, H, S, D]");
+  static_assert(kSchedule == Schedule::one_block ||
+                    (kMask == MaskKind::causal && kSkip && !kTokenMajor && !kPingPong &&
+                     kConsumers == 2 && kForm == SoftmaxForm::fp32),
+                "pairs of query blocks: the [B, H, S, D] causal kernel that skips masked tiles");
   using Block = BlockShape<kConsumers>;
+  constexpr int kQBuffersHere = kQBuffers<kSchedule>;
 #if AISP_WGMMA_AVAILABLE
   extern __shared__ std::uint8_t smem_window[];
-  std::uint8_t* q_tile = common::align_shared_1024(smem_window);
-  std::uint8_t* k_tiles = q_tile + q_bytes<kD, kConsumers>();
+  std::uint8_t* q_tiles = common::align_shared_1024(smem_window);
+  std::uint8_t* k_tiles = q_tiles + kQBuffersHere * q_bytes<kD, kConsumers>();
   std::uint8_t* v_tiles = k_tiles + kStages * kv_tile_bytes<kD>();
-  __shared__ Barriers bars;
+  std::uint8_t* ones = v_tiles + kStages * kv_tile_bytes<kD>();  // kSumsOnTensor only
+  __shared__ Barriers<kQBuffersHere> bars;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
-  // This block's query block (under a mask the last ones, with the most key tiles, first) and
-  // its (sequence, head), whose rows and columns in the maps and in O FlashHeadLayout gives.
-  int block_in_seq = 0, head_row = 0, head_col = 0;
-  if constexpr (kTokenMajor) {  // 1D grid, groups of heads (FlashHeadLayout)
-    const int query_blocks = seq / kBlockM;
-    const int group_blocks = layout.heads_per_group * query_blocks;
-    const int group = static_cast<int>(blockIdx.x) / group_blocks;
-    const int first_head = group * layout.heads_per_group;
-    const int all_heads = static_cast<int>(gridDim.x) / query_blocks;
-    const int group_heads = min(layout.heads_per_group, all_heads - first_head);
-    const int rank = static_cast<int>(blockIdx.x) - group * group_blocks;
-    block_in_seq = rank / group_heads;
-    const int sequence_head = first_head + rank % group_heads;
-    head_row = (sequence_head / heads) * layout.rows_per_batch;
-    head_col = (sequence_head % heads) * layout.cols_per_head;
-  } else {  // grid (S / kBlockM, B·H): [B, H, S, D], a head's rows contiguous
-    block_in_seq = static_cast<int>(blockIdx.x);
-    head_row = static_cast<int>(blockIdx.y) * seq;
-  }
-  const int query_blocks_in_seq = kTokenMajor ? seq / kBlockM : static_cast<int>(gridDim.x);
-  const int m_block =
-      kMask == MaskKind::none ? block_in_seq : query_blocks_in_seq - 1 - block_in_seq;
-  const int m0 = m_block * Block::rows;
-  const Tiles<kMask, kSkip> tiles(m0, seq, window);
+  const int query_blocks_in_seq =
+      kTokenMajor || kSchedule == Schedule::causal_pairs ? seq / kBlockM
+                                                         : static_cast<int>(gridDim.x);
+  // Query block b of this block of threads (under a mask the ones with the most key tiles
+  // first): its first row m0 and its (sequence, head), whose rows and columns in the maps and in
+  // O FlashHeadLayout gives; false past this block's last.
+  const auto query_block = [&](int b, int& head_row, int& head_col, int& m0) -> bool {
+    int block_in_seq = 0;
+    head_row = 0;
+    head_col = 0;
+    if constexpr (kSchedule == Schedule::causal_pairs) {  // pairs Q − 1 − x, x (Schedule)
+      const int pairs = query_blocks_in_seq / 2;
+      const int item = static_cast<int>(blockIdx.x) + (b / 2) * static_cast<int>(gridDim.x);
+      if (item >= work_items)
+        return false;
+      const int head = item / pairs, x = item - head * pairs;
+      head_row = head * seq;
+      m0 = (b % 2 == 0 ? query_blocks_in_seq - 1 - x : x) * kBlockM;
+      return true;
+    } else {
+      if (b > 0)
+        return false;
+      if constexpr (kTokenMajor) {  // 1D grid, groups of heads (FlashHeadLayout)
+        const int group_blocks = layout.heads_per_group * query_blocks_in_seq;
+        const int group = static_cast<int>(blockIdx.x) / group_blocks;
+        const int first_head = group * layout.heads_per_group;
+        const int all_heads = static_cast<int>(gridDim.x) / query_blocks_in_seq;
+        const int group_heads = min(layout.heads_per_group, all_heads - first_head);
+        const int rank = static_cast<int>(blockIdx.x) - group * group_blocks;
+        block_in_seq = rank / group_heads;
+        const int sequence_head = first_head + rank % group_heads;
+        head_row = (sequence_head / heads) * layout.rows_per_batch;
+        head_col = (sequence_head % heads) * layout.cols_per_head;
+      } else {  // grid (S / kBlockM, B·H): [B, H, S, D], a head's rows contiguous
+        block_in_seq = static_cast<int>(blockIdx.x);
+        head_row = static_cast<int>(blockIdx.y) * seq;
+      }
+      const int m_block =
+          kMask == MaskKind::none ? block_in_seq : query_blocks_in_seq - 1 - block_in_seq;
+      m0 = m_block * Block::rows;
+      return true;
+    }
+  };
 
+  if constexpr (kSumsOnTensor<kForm>) {  // BF16 ones, read by the tensor cores (async proxy)
+    for (int i = static_cast<int>(threadIdx.x); i < kOnesBytes / 4; i += Block::threads)
+      reinterpret_cast<std::uint32_t*>(ones)[i] = 0x3F803F80u;
+    common::fence_proxy_async_shared();
+  }
   if (threadIdx.x == 0) {
-    common::mbarrier_init(&bars.q_full, 1);
+    for (int b = 0; b < kQBuffersHere; ++b) {
+      common::mbarrier_init(&bars.q_full[b], 1);
+      if (kQBuffersHere > 1)
+        common::mbarrier_init(&bars.q_empty[b], Block::consumer_warps);
+    }
     for (int s = 0; s < kStages; ++s) {
       common::mbarrier_init(&bars.k_full[s], 1);
       common::mbarrier_init(&bars.v_full[s], 1);
@@ -368,26 +474,36 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
   if (warpgroup == 0) {
     common::setmaxnreg_decrease<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      common::mbarrier_arrive_expect_tx(&bars.q_full, q_bytes<kD, kConsumers>());
-      for (int p = 0; p < kD / kPanelCols; ++p)
-        for (int box = 0; box < Block::q_rows / kBlockM; ++box)
-          common::tma_load_2d(q_tile + (p * Block::q_rows + box * kBlockM) * 128, q_map,
-                              &bars.q_full, head_col + p * kPanelCols,
-                              head_row + m0 + box * kBlockM);
-      for (int t = tiles.first, i = 0; t < tiles.last; ++t, ++i) {
-        const int s = i % kStages;
-        const std::uint32_t parity = static_cast<std::uint32_t>((i / kStages) % 2);
-        const int row = head_row + t * kBlockN;
-        common::mbarrier_wait_parity(&bars.k_empty[s], parity ^ 1u);  // first use: free
-        common::mbarrier_arrive_expect_tx(&bars.k_full[s], kv_tile_bytes<kD>());
+      int ring = 0;  // key tiles loaded so far, over all this block's query blocks
+      int head_row = 0, head_col = 0, m0 = 0;
+      for (int b = 0; query_block(b, head_row, head_col, m0); ++b) {
+        const Tiles<kMask, kSkip> tiles(m0, seq, window);
+        const int qb = b % kQBuffersHere;
+        std::uint8_t* q_tile = q_tiles + qb * q_bytes<kD, kConsumers>();
+        if (b >= kQBuffersHere)  // the buffer's previous query block has released it
+          common::mbarrier_wait_parity(&bars.q_empty[qb],
+                                       static_cast<std::uint32_t>((b / kQBuffersHere - 1) % 2));
+        common::mbarrier_arrive_expect_tx(&bars.q_full[qb], q_bytes<kD, kConsumers>());
         for (int p = 0; p < kD / kPanelCols; ++p)
-          common::tma_load_2d(k_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, k_map,
-                              &bars.k_full[s], head_col + p * kPanelCols, row);
-        common::mbarrier_wait_parity(&bars.v_empty[s], parity ^ 1u);
-        common::mbarrier_arrive_expect_tx(&bars.v_full[s], kv_tile_bytes<kD>());
-        for (int p = 0; p < kD / kPanelCols; ++p)
-          common::tma_load_2d(v_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, v_map,
-                              &bars.v_full[s], head_col + p * kPanelCols, row);
+          for (int box = 0; box < Block::q_rows / kBlockM; ++box)
+            common::tma_load_2d(q_tile + (p * Block::q_rows + box * kBlockM) * 128, q_map,
+                                &bars.q_full[qb], head_col + p * kPanelCols,
+                                head_row + m0 + box * kBlockM);
+        for (int t = tiles.first; t < tiles.last; ++t, ++ring) {
+          const int s = ring % kStages;
+          const std::uint32_t parity = static_cast<std::uint32_t>((ring / kStages) % 2);
+          const int row = head_row + t * kBlockN;
+          common::mbarrier_wait_parity(&bars.k_empty[s], parity ^ 1u);  // first use: free
+          common::mbarrier_arrive_expect_tx(&bars.k_full[s], kv_tile_bytes<kD>());
+          for (int p = 0; p < kD / kPanelCols; ++p)
+            common::tma_load_2d(k_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, k_map,
+                                &bars.k_full[s], head_col + p * kPanelCols, row);
+          common::mbarrier_wait_parity(&bars.v_empty[s], parity ^ 1u);
+          common::mbarrier_arrive_expect_tx(&bars.v_full[s], kv_tile_bytes<kD>());
+          for (int p = 0; p < kD / kPanelCols; ++p)
+            common::tma_load_2d(v_tiles + s * kv_tile_bytes<kD>() + p * kBlockN * 128, v_map,
+                                &bars.v_full[s], head_col + p * kPanelCols, row);
+        }
       }
     }
   } else {
@@ -395,8 +511,6 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
     const int consumer = warpgroup - 1;
     const int lane = static_cast<int>(threadIdx.x) % 32;
     const int warp_in_group = (static_cast<int>(threadIdx.x) / 32) % 4;
-    const int row0 = m0 + consumer * kConsumerRows + warp_in_group * 16;  // this warp's rows
-    const std::uint8_t* q_rows = q_tile + consumer * kConsumerRows * 128;
     const auto k_tile = [&](int s) { return k_tiles + s * kv_tile_bytes<kD>(); };
     const auto v_tile = [&](int s) { return v_tiles + s * kv_tile_bytes<kD>(); };
     const auto release = [&](std::uint64_t* bar) {
@@ -404,144 +518,187 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
       if (lane == 0)
         common::mbarrier_arrive(bar);
     };
+    const auto stage_of = [](int ring) { return ring % kStages; };
+    const auto parity_of = [](int ring) {
+      return static_cast<std::uint32_t>((ring / kStages) % 2);
+    };
 
-    ConsumerState<kD> st;
+    int ring = 0;  // key tiles consumed so far, over all this block's query blocks
+    int head_row = 0, head_col = 0, m0 = 0;
+    for (int b = 0; query_block(b, head_row, head_col, m0); ++b) {
+      const Tiles<kMask, kSkip> tiles(m0, seq, window);
+      const int qb = b % kQBuffersHere;
+      const int row0 = m0 + consumer * kConsumerRows + warp_in_group * 16;  // this warp's rows
+      const std::uint8_t* q_rows =
+          q_tiles + qb * q_bytes<kD, kConsumers>() + consumer * kConsumerRows * 128;
+
+      ConsumerState<kD, kForm> st;
 #pragma unroll
-    for (int i = 0; i < kD / 2; ++i)
-      st.o[i] = 0.0f;
-    st.row_base[0] = st.row_base[1] = -INFINITY;
-    st.row_sum[0] = st.row_sum[1] = 0.0f;
-    float s[64];
-    std::uint32_t p[8][4];
-    float correction[2];
+      for (int i = 0; i < ConsumerState<kD, kForm>::kORegisters; ++i)
+        st.o[i] = 0.0f;
+      st.row_base[0] = st.row_base[1] = -INFINITY;
+      st.row_sum[0] = st.row_sum[1] = 0.0f;
+      float s[64];
+      std::uint32_t p[8][4];
+      float correction[2];
+      // The softmax of S's registers (FP32 exponentials in place), then, once the previous tile's
+      // P·V has retired, P's BF16 fragments from them.
+      float base[2];
+      const auto softmax_first = [&] {
+        softmax_max(s, st.row_base, scale_log2, correction, base);
+      };
+      const auto softmax_second = [&] {
+        softmax_exp<kPolyEvery, !kSumsOnTensor<kForm>>(s, base, st.row_sum, scale_log2, correction);
+      };
+      const auto to_p = [&] { pack_p(s, p); };
+      // A branch on values the softmax computed (never taken; its body is harmless anyway) ends
+      // the basic block, and ptxas schedules within basic blocks: the wait for the previous
+      // tile's P·V that follows cannot be hoisted above them (it was, from one build to the next:
+      // the D 128 kernel took 0.82 or 0.96 ms).
+      const auto pin = [&](float a, float b) {
+        if (a + b < -3.0e38f)
+          asm volatile("membar.cta;" ::: "memory");
+      };
 
-    // Ping-pong: the turns (above); consumer 0 takes the first.
-    const auto begin_issue = [&] {
+      // Ping-pong: the turns (above); consumer 0 takes the first.
+      const auto begin_issue = [&] {
+        if constexpr (kPingPong)
+          wait_turn(consumer);
+      };
+      const auto end_issue = [&](bool last_phase) {
+        if constexpr (kPingPong)
+          if (!(last_phase && consumer == 1))
+            pass_turn(1 - consumer);
+      };
       if constexpr (kPingPong)
-        wait_turn(consumer);
-    };
-    const auto end_issue = [&](bool last_phase) {
-      if constexpr (kPingPong)
-        if (!(last_phase && consumer == 1))
-          pass_turn(1 - consumer);
-    };
-    if constexpr (kPingPong)
-      if (consumer == 1)
-        pass_turn(0);
+        if (consumer == 1)
+          pass_turn(0);
 
-    common::mbarrier_wait_parity(&bars.q_full, 0);
-    // Tile 0: scores and softmax only (its P·V is issued with the next tile's scores).
-    common::mbarrier_wait_parity(&bars.k_full[0], 0);
-    begin_issue();
-    common::wgmma_fence();
-    issue_scores<kD, Block::q_rows>(s, q_rows, k_tile(0));
-    common::wgmma_commit_group();
-    end_issue(false);
-    common::wgmma_wait_group<0>();
-    common::wgmma_fence_accumulators(s);
-    release(&bars.k_empty[0]);
-    if (needs_mask<kMask>(m0, tiles.first * kBlockN, window))
-      mask_tile<kMask>(s, row0, tiles.first * kBlockN, window, lane);
-    softmax_tile<kPolyEvery>(s, st.row_base, st.row_sum, scale_log2, correction);
-    pack_p(s, p);
-
-    const int count = tiles.last - tiles.first;
-    for (int i = 1; i < count; ++i) {
-      const int t = tiles.first + i;
-      const int stage = i % kStages, previous = (i - 1) % kStages;
-      common::mbarrier_wait_parity(&bars.k_full[stage],
-                                   static_cast<std::uint32_t>((i / kStages) % 2));
-      if constexpr (kPingPong)  // both operands present before taking the turn
-        common::mbarrier_wait_parity(&bars.v_full[previous],
-                                     static_cast<std::uint32_t>(((i - 1) / kStages) % 2));
+      common::mbarrier_wait_parity(&bars.q_full[qb],
+                                   static_cast<std::uint32_t>((b / kQBuffersHere) % 2));
+      // Tile 0: scores and softmax only (its P·V is issued with the next tile's scores).
+      common::mbarrier_wait_parity(&bars.k_full[stage_of(ring)], parity_of(ring));
       begin_issue();
       common::wgmma_fence();
-      issue_scores<kD, Block::q_rows>(s, q_rows, k_tile(stage));
-      common::wgmma_commit_group();
-      common::mbarrier_wait_parity(&bars.v_full[previous],
-                                   static_cast<std::uint32_t>(((i - 1) / kStages) % 2));
-      // P·V reads P from registers: a warpgroup.arrive between the last write of P's registers
-      // (or the compiler's copies of them) and this wgmma. Without it ptxas injects one here and
-      // says so (C7519); the machine code is byte-identical either way (all eight kernels,
-      // compared 2026-11-24): the note was never a serialization.
-      common::wgmma_fence();
-      issue_pv<kD>(st.o, p, v_tile(previous));
+      issue_scores<kD, Block::q_rows>(s, q_rows, k_tile(stage_of(ring)));
       common::wgmma_commit_group();
       end_issue(false);
-      common::wgmma_wait_group<1>();  // the scores are ready; P·V of the previous tile runs on
+      common::wgmma_wait_group<0>();
       common::wgmma_fence_accumulators(s);
-      release(&bars.k_empty[stage]);
-      if (needs_mask<kMask>(m0, t * kBlockN, window))
-        mask_tile<kMask>(s, row0, t * kBlockN, window, lane);
-      softmax_tile<kPolyEvery>(s, st.row_base, st.row_sum, scale_log2, correction);
-      common::wgmma_wait_group<0>();  // P·V of the previous tile has retired
-      common::wgmma_fence_accumulators(st.o);
-      common::wgmma_fence_fragments(p[0]);
-      common::wgmma_fence_fragments(p[1]);
-      common::wgmma_fence_fragments(p[2]);
-      common::wgmma_fence_fragments(p[3]);
-      common::wgmma_fence_fragments(p[4]);
-      common::wgmma_fence_fragments(p[5]);
-      common::wgmma_fence_fragments(p[6]);
-      common::wgmma_fence_fragments(p[7]);
-      release(&bars.v_empty[previous]);
-#pragma unroll
-      for (int j = 0; j < kD / 8; ++j) {
-        st.o[4 * j + 0] *= correction[0];
-        st.o[4 * j + 1] *= correction[0];
-        st.o[4 * j + 2] *= correction[1];
-        st.o[4 * j + 3] *= correction[1];
-      }
-      pack_p(s, p);
-    }
-    const int last = (count - 1) % kStages;
-    common::mbarrier_wait_parity(&bars.v_full[last],
-                                 static_cast<std::uint32_t>(((count - 1) / kStages) % 2));
-    begin_issue();
-    common::wgmma_fence();
-    issue_pv<kD>(st.o, p, v_tile(last));
-    common::wgmma_commit_group();
-    end_issue(true);
-    common::wgmma_wait_group<0>();
-    common::wgmma_fence_accumulators(st.o);
-    release(&bars.v_empty[last]);
+      release(&bars.k_empty[stage_of(ring)]);
+      if (needs_mask<kMask>(m0, tiles.first * kBlockN, window))
+        mask_tile<kMask>(s, row0, tiles.first * kBlockN, window, lane);
+      softmax_first();
+      softmax_second();
+      to_p();
 
-    // O / l in BF16: rows g and g + 8 of the warp's 16, dims 8j + 2q, +1.
-    const int g = lane >> 2, q = lane & 3;
+      const int count = tiles.last - tiles.first;
+      for (int i = 1; i < count; ++i) {
+        const int t = tiles.first + i;
+        const int stage = stage_of(ring + i), previous = stage_of(ring + i - 1);
+        common::mbarrier_wait_parity(&bars.k_full[stage], parity_of(ring + i));
+        if constexpr (kPingPong)  // both operands present before taking the turn
+          common::mbarrier_wait_parity(&bars.v_full[previous], parity_of(ring + i - 1));
+        begin_issue();
+        common::wgmma_fence();
+        issue_scores<kD, Block::q_rows>(s, q_rows, k_tile(stage));
+        common::wgmma_commit_group();
+        common::mbarrier_wait_parity(&bars.v_full[previous], parity_of(ring + i - 1));
+        // P·V reads P from registers: a warpgroup.arrive between the last write of P's registers
+        // (or the compiler's copies of them) and this wgmma. Without it ptxas injects one here
+        // and says so (C7519); the machine code is byte-identical either way (all eight kernels,
+        // compared 2026-11-24): the note was never a serialization.
+        common::wgmma_fence();
+        issue_pv<kD, kForm>(st.o, p, v_tile(previous), ones);
+        common::wgmma_commit_group();
+        end_issue(false);
+        common::wgmma_wait_group<1>();  // the scores are ready; P·V of the previous tile runs on
+        common::wgmma_fence_accumulators(s);
+        release(&bars.k_empty[stage]);
+        if (needs_mask<kMask>(m0, t * kBlockN, window))
+          mask_tile<kMask>(s, row0, t * kBlockN, window, lane);
+        // The row maxima under the previous tile's P·V, pinned before its wait (pin); the
+        // exponentials after it. Measured on the H200 against the exponentials pinned before the
+        // wait too: D 128 0.81 against 0.83 ms, causal pairs 0.43 against 0.44 ms, three-consumer
+        // D 64 with tensor-core sums 0.54 against 0.55 ms (probe, same run).
+        softmax_first();
+        pin(st.row_base[0], st.row_base[1]);
+        common::wgmma_wait_group<0>();  // P·V of the previous tile has retired
+        softmax_second();
+        common::wgmma_fence_accumulators(st.o);
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      // Rows past S (the last block of a ragged grid) are not stored: with S a multiple of 128
-      // (check_flash_shape) they are whole warpgroups' rows, so the warp skips as one.
-      if (Block::ragged && row0 >= seq)
-        break;
-      float l = st.row_sum[h];
-      l += __shfl_xor_sync(0xffffffffu, l, 1);
-      l += __shfl_xor_sync(0xffffffffu, l, 2);
-      const float inv = 1.0f / l;
-      const long long o_pitch = kTokenMajor ? layout.o_row_pitch : kD;
-      __nv_bfloat16* out =
-          o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * o_pitch + head_col;
+        for (int kk = 0; kk < 8; ++kk)
+          common::wgmma_fence_fragments(p[kk]);
+        release(&bars.v_empty[previous]);
 #pragma unroll
-      for (int j = 0; j < kD / 8; ++j)
-        *reinterpret_cast<std::uint32_t*>(out + 8 * j + 2 * q) =
-            common::pack_bf16x2(st.o[4 * j + 2 * h] * inv, st.o[4 * j + 2 * h + 1] * inv);
+        for (int j = 0; j < ConsumerState<kD, kForm>::kORegisters / 4; ++j) {
+          st.o[4 * j + 0] *= correction[0];
+          st.o[4 * j + 1] *= correction[0];
+          st.o[4 * j + 2] *= correction[1];
+          st.o[4 * j + 3] *= correction[1];
+        }
+        to_p();
+      }
+      const int last = stage_of(ring + count - 1);
+      common::mbarrier_wait_parity(&bars.v_full[last], parity_of(ring + count - 1));
+      begin_issue();
+      common::wgmma_fence();
+      issue_pv<kD, kForm>(st.o, p, v_tile(last), ones);
+      common::wgmma_commit_group();
+      end_issue(true);
+      common::wgmma_wait_group<0>();
+      common::wgmma_fence_accumulators(st.o);
+      release(&bars.v_empty[last]);
+      if constexpr (kQBuffersHere > 1)
+        release(&bars.q_empty[qb]);
+      ring += count;
+
+      // O / l in BF16: rows g and g + 8 of the warp's 16, dims 8j + 2q, +1.
+      const int g = lane >> 2, q = lane & 3;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        // Rows past S (the last block of a ragged grid) are not stored: with S a multiple of 128
+        // (check_flash_shape) they are whole warpgroups' rows, so the warp skips as one.
+        if (Block::ragged && row0 >= seq)
+          break;
+        float l;
+        if constexpr (kSumsOnTensor<kForm>) {
+          l = st.o[kD / 2 + 2 * h];  // column D of O: the row's sum of P, in every quad thread
+        } else {
+          l = st.row_sum[h];
+          l += __shfl_xor_sync(0xffffffffu, l, 1);
+          l += __shfl_xor_sync(0xffffffffu, l, 2);
+        }
+        const float inv = 1.0f / l;
+        const long long o_pitch = kTokenMajor ? layout.o_row_pitch : kD;
+        __nv_bfloat16* out =
+            o + (static_cast<long long>(head_row) + row0 + g + 8 * h) * o_pitch + head_col;
+#pragma unroll
+        for (int j = 0; j < kD / 8; ++j)
+          *reinterpret_cast<std::uint32_t*>(out + 8 * j + 2 * q) =
+              common::pack_bf16x2(st.o[4 * j + 2 * h] * inv, st.o[4 * j + 2 * h + 1] * inv);
+      }
     }
   }
 #else
   (void)q_map, (void)k_map, (void)v_map, (void)o, (void)seq, (void)heads, (void)layout,
-      (void)window, (void)scale_log2, (void)Block::consumer_warps, (void)Block::ragged;
+      (void)window, (void)scale_log2, (void)work_items, (void)Block::consumer_warps,
+      (void)Block::ragged, (void)kQBuffersHere;
   __trap();
 #endif
 }
 
+// max_grid > 0 (Schedule::causal_pairs): at most that many blocks of threads (one per SM: the
+// persistent form), each taking work items blockIdx.x, + gridDim.x, ...
 template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
-          int kPolyEvery = 0, int kConsumers = 2>
+          int kPolyEvery = 0, int kConsumers = 2, SoftmaxForm kForm = SoftmaxForm::fp32,
+          Schedule kSchedule = Schedule::one_block>
 void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
-            cudaStream_t stream) {
+            cudaStream_t stream, int max_grid = 0) {
   using Block = BlockShape<kConsumers>;
-  constexpr int kSmemBytes = smem_bytes<kD, kConsumers>();
-  const auto kernel =
-      flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kPolyEvery, kConsumers>;
+  constexpr int kSmemBytes = smem_bytes<kD, kConsumers, kForm, kSchedule>();
+  const auto kernel = flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kPolyEvery,
+                                       kConsumers, kForm, kSchedule>;
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (status != cudaSuccess)
@@ -549,11 +706,19 @@ void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16
                              std::to_string(kSmemBytes) + " bytes: " + cudaGetErrorString(status));
   const auto query_blocks = static_cast<unsigned>((shape.seq + Block::rows - 1) / Block::rows);
   const auto heads = static_cast<unsigned>(shape.heads), batch = static_cast<unsigned>(shape.batch);
-  const dim3 grid =
-      kTokenMajor ? dim3(query_blocks * heads * batch) : dim3(query_blocks, heads * batch);
+  dim3 grid = kTokenMajor ? dim3(query_blocks * heads * batch) : dim3(query_blocks, heads * batch);
+  int work_items = 0;
+  if constexpr (kSchedule == Schedule::causal_pairs) {
+    if (query_blocks % 2 != 0)
+      throw std::invalid_argument("flash FA3, causal pairs: the sequence (" +
+                                  std::to_string(shape.seq) + ") must be a multiple of " +
+                                  std::to_string(2 * Block::rows) + " (pairs of query blocks)");
+    work_items = static_cast<int>(query_blocks / 2 * heads * batch);
+    grid = dim3(static_cast<unsigned>(max_grid > 0 ? std::min(max_grid, work_items) : work_items));
+  }
   kernel<<<grid, Block::threads, kSmemBytes, stream>>>(maps.q, maps.k, maps.v, o, shape.seq,
                                                        shape.heads, maps.layout, shape.window,
-                                                       shape.softmax_scale() * kLog2e);
+                                                       shape.softmax_scale() * kLog2e, work_items);
 }
 
 }  // namespace
@@ -665,20 +830,48 @@ void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& 
 }
 
 // Declared in attention_flash_variants.cuh, beside the variants that name these builds.
-void launch_flash_fa3_d64_three_consumers(const ForwardShape& shape, const FlashWgmmaMaps& maps,
-                                          __nv_bfloat16* o, int poly_every, cudaStream_t stream) {
-  check_flash_shape(shape, "flash FA3, three consumer warpgroups");
+void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
+                          Fa3D64Kernel kernel, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA3, head dim 64");
   if (maps.layout.heads_per_group > 0 || shape.mask != MaskKind::none || shape.head_dim != 64)
-    throw std::invalid_argument("flash FA3, three consumer warpgroups: built for the unmasked "
-                                "head_dim 64 problem with [B, H, S, D] maps only");
-  if (poly_every == 0)
-    return launch<64, MaskKind::none, false, false, false, 0, 3>(shape, maps, o, stream);
-  if (poly_every == 8)
-    return launch<64, MaskKind::none, false, false, false, 8, 3>(shape, maps, o, stream);
+    throw std::invalid_argument("flash FA3, head dim 64 rungs: built for the unmasked head_dim 64 "
+                                "problem with [B, H, S, D] maps only");
+  using enum Fa3D64Softmax;
+  constexpr auto kSums = SoftmaxForm::tensor_sums;
+  if (kernel.consumers == 3 && !kernel.pingpong) {
+    if (kernel.softmax == fp32 && kernel.poly_every == 0)
+      return launch<64, MaskKind::none, false, false, false, 0, 3>(shape, maps, o, stream);
+    if (kernel.softmax == fp32 && kernel.poly_every == 8)
+      return launch<64, MaskKind::none, false, false, false, 8, 3>(shape, maps, o, stream);
+    if (kernel.softmax == tensor_sums && kernel.poly_every == 0)
+      return launch<64, MaskKind::none, false, false, false, 0, 3, kSums>(shape, maps, o, stream);
+  }
+  if (kernel.consumers == 2 && kernel.pingpong && kernel.poly_every == 0 && kernel.softmax == fp32)
+    return launch<64, MaskKind::none, false, true>(shape, maps, o, stream);
   throw std::invalid_argument(
-      "flash FA3, three consumer warpgroups: built with all exponentials "
-      "on the MUFU (poly_every 0) or one in 8 on the FMA pipe, not one in " +
-      std::to_string(poly_every));
+      "flash FA3, head dim 64: no build with " + std::to_string(kernel.consumers) +
+      " consumer warpgroups, ping-pong " + (kernel.pingpong ? "on" : "off") + ", one in " +
+      std::to_string(kernel.poly_every) + " exponentials on the FMA pipe, softmax form " +
+      std::to_string(static_cast<int>(kernel.softmax)) +
+      " (built: three consumers with FP32 sums, all exponentials on the MUFU or one in 8 on the "
+      "FMA pipe, or tensor-core sums; ping-pong with FP32 sums)");
+}
+
+void launch_flash_fa3_causal_pairs(const ForwardShape& shape, const FlashWgmmaMaps& maps,
+                                   __nv_bfloat16* o, bool persistent, cudaStream_t stream) {
+  check_flash_shape(shape, "flash FA3, causal pairs");
+  if (maps.layout.heads_per_group > 0 || shape.mask != MaskKind::causal || shape.head_dim != 128)
+    throw std::invalid_argument("flash FA3, causal pairs: built for the causal head_dim 128 "
+                                "problem with [B, H, S, D] maps only");
+  int max_grid = 0;
+  if (persistent) {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&max_grid, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+      throw std::runtime_error("flash FA3, causal pairs: cannot read the SM count");
+  }
+  launch<128, MaskKind::causal, true, false, false, 0, 2, SoftmaxForm::fp32,
+         Schedule::causal_pairs>(shape, maps, o, stream, max_grid);
 }
 
 }  // namespace aisp::ch18

@@ -13,7 +13,7 @@
 namespace aisp::ch18 {
 
 struct FlashFa3ThreeConsumersD64 : FlashFa3Attention {
-  FlashFa3ThreeConsumersD64() : FlashFa3Attention(kForwardD64, ThreeConsumers{.poly_every = 0}) {}
+  FlashFa3ThreeConsumersD64() : FlashFa3Attention(kForwardD64, Fa3D64Kernel{.consumers = 3}) {}
 };
 
 }  // namespace aisp::ch18

@@ -14,7 +14,7 @@ namespace aisp::ch18 {
 
 struct FlashFa3ThreeConsumersExp2FmaD64 : FlashFa3Attention {
   FlashFa3ThreeConsumersExp2FmaD64()
-      : FlashFa3Attention(kForwardD64, ThreeConsumers{.poly_every = 8}) {}
+      : FlashFa3Attention(kForwardD64, Fa3D64Kernel{.consumers = 3, .poly_every = 8}) {}
 };
 
 }  // namespace aisp::ch18

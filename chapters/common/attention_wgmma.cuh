@@ -99,4 +99,24 @@ wgmma_m64n128k16_bf16_rs_tn(float (&d)[64], const std::uint32_t (&a)[4], std::ui
 #endif
 }
 
+// d (64×72 fp32, 36 registers) += a (64×16 BF16 in registers) · b (16×72, N-major in shared
+// memory), k = 16: the head-dim-64 P·V with 8 more columns, which the attention kernel points at a
+// block of ones so that columns 64..71 of O accumulate the row sums of P (the descriptor's leading
+// byte offset is the distance from the V rows to the ones: the second 64-column panel).
+__device__ __forceinline__ void
+wgmma_m64n72k16_bf16_rs_tn(float (&d)[36], const std::uint32_t (&a)[4], std::uint64_t desc_b) {
+#if AISP_WGMMA_AVAILABLE
+  asm volatile("{\n\t.reg .pred p;\n\t"
+               "setp.ne.b32 p, %41, 0;\n\t"
+               "wgmma.mma_async.sync.aligned.m64n72k16.f32.bf16.bf16 {"
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35"
+               "}, {%36, %37, %38, %39}, %40, p, 1, 1, 1;\n\t}"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1));
+#else
+  (void)d, (void)a, (void)desc_b;
+  __trap();
+#endif
+}
+
 }  // namespace aisp::common
