@@ -8,21 +8,28 @@
 //     query rows each (kBlockM 128) and 240 registers per thread.
 //   - a K ring and a V ring of 2 stages each, full/empty mbarriers between producer and consumers.
 //   - intra-warpgroup overlap: a consumer issues S_j = Q·K_jᵀ and O += P_{j-1}·V_{j-1} back to
-//     back, waits only for S_j, and computes the softmax of tile j while the tensor cores still
-//     run the P·V of tile j − 1; O is rescaled once that product has retired.
+//     back, waits only for S_j, and computes the row maxima of tile j while the tensor cores still
+//     run the P·V of tile j − 1; the exponentials follow, and O is rescaled, once that product has
+//     retired. Where that wait lands is pinned (pin, in the kernel): left to ptxas it moved
+//     between builds, and the D 128 kernel's time with it by 20%.
 //   - ping-pong (kPingPong, the D 64 rung `attention_forward_d64_fa3_pingpong`): the two consumer
 //     warpgroups take turns issuing their GEMMs, ordered by two named barriers, so that one
 //     warpgroup's softmax runs while the other's Q·Kᵀ and P·V occupy the tensor cores
 //     (FlashAttention-3's inter-warpgroup overlap; see issue_turn below).
 //   - three consumer warpgroups (kConsumers 3, the D 64 rungs `attention_forward_d64_fa3_wg3*`):
 //     192 query rows per block, 512 threads; with kPolyEvery 8, one in 8 of the softmax's
-//     exponentials by a polynomial on the FMA pipe (exp2_fma_poly) instead of the MUFU.
+//     exponentials by a polynomial on the FMA pipe (exp2_fma_poly) instead of the MUFU; with
+//     SoftmaxForm::tensor_sums, the row sums of P as 8 more columns of P·V against ones.
+//   - causal pairs (Schedule::causal_pairs, `attention_causal`): a block of threads computes a
+//     head's query blocks Q − 1 − x and x in turn (equal work per pair), one block per SM walking
+//     the pairs; Q double-buffered, the K/V rings running on from one query block to the next.
 // Layouts: Q, K, V, O as [B, H, S, D] (this chapter's problems) or token-major, read straight out
 // of a fused QKV projection's output (ch14's transformer block); FlashHeadLayout
 // (attention_kernels.cuh) says where a head's rows and columns are, the kernel is the same.
 // Per consumer thread: S (64×128 FP32: 64 registers), O (64×D: 64 at D 128), P (BF16: 32).
-// Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM (at D 64
-// with three consumers: Q 32 KiB for 256 rows + 4×16 KiB = 96 KiB, one block per SM by registers).
+// Shared memory at D 128: Q 32 KiB + K 2×32 KiB + V 2×32 KiB = 160 KiB: one block per SM (causal
+// pairs: a second Q buffer, 192 KiB; at D 64 with three consumers: Q 32 KiB for 256 rows +
+// 4×16 KiB = 96 KiB (+ 2 KiB of ones with tensor_sums), one block per SM by registers).
 // FLOPs 4·B·H·S²·D over the visible pairs; ceiling: BF16 tensor (the cuBLAS rate, ANCHORS.md).
 // Elsewhere than sm_90a the kernel body is a trap; the variants declare Feature::wgmma.
 #include <cuda_bf16.h>
@@ -85,12 +92,14 @@ constexpr float kLog2e = 1.4426950408889634f;
 // (16 MB at S 2048) in use at a time, and on 132 SMs a list-scheduling estimate of the causal
 // S 2048, 32-head grid as short as all heads at once (36 tile-times against 45 head by head).
 constexpr int kTokenMajorHeadsPerGroup = 16;
-// The [B, H, S, D] masked kernels keep the (S / kBlockM, B·H) grid, head by head. Launching the
-// causal kernel's blocks heaviest-first across groups of heads (the order above, meant to shorten
-// the grid's tail) was slower on the H200 in both group sizes tried, in the same run as head by
-// head: 593 against 565 µs with groups of 4 (run 20261124-064421-3bfc); with groups of 16, 595
-// (run 20261124-061451-0e01) against 550 µs (run 20261124-012652-78c6). Blocks of one head running
-// together share its K and V in L2; spread over several heads they stream more of them.
+// The [B, H, S, D] masked kernels of launch_flash_fa3 keep the (S / kBlockM, B·H) grid, head by
+// head. Launching the causal kernel's blocks heaviest-first across groups of heads (the order
+// above, meant to shorten the grid's tail) was slower on the H200 in both group sizes tried, in
+// the same run as head by head: 593 against 565 µs with groups of 4 (run 20261124-064421-3bfc);
+// with groups of 16, 595 (run 20261124-061451-0e01) against 550 µs (run 20261124-012652-78c6).
+// (Those runs predate the pinned P·V wait, which moved every kernel's time; see the chapter
+// README.) The causal pair `attention_causal` takes another route to a short tail: query blocks
+// in pairs of equal work, head after head (Schedule::causal_pairs, launch_flash_fa3_causal_pairs).
 
 // How a consumer forms the softmax's row sums and exponentials (the D 64 rungs; fp32 elsewhere):
 //   fp32:          p = ex2.approx.f32 on the MUFU (kPolyEvery: some on the FMA pipe), row sums by
@@ -236,10 +245,24 @@ __device__ __forceinline__ constexpr bool on_fma_pipe(int n_tile) {
                                                              float (&base)[2]) {
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    float tile_max = -INFINITY;
+    // The row's maximum as a tree (depth 5 instead of a 16-long FMNMX chain: the exponentials
+    // wait on it). Against the chain (NVIDIA H200, this session's probe, two runs): D 128 0.813
+    // against 0.817 ms, D 64 three consumers 0.568 against 0.581 ms, with tensor-core sums 0.537
+    // against 0.540 ms.
+    float m[16];
 #pragma unroll
     for (int j = 0; j < 16; ++j)
-      tile_max = fmaxf(tile_max, fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]));
+      m[j] = fmaxf(s[4 * j + 2 * h], s[4 * j + 2 * h + 1]);
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      m[j] = fmaxf(m[j], m[j + 8]);
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      m[j] = fmaxf(m[j], m[j + 4]);
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+      m[j] = fmaxf(m[j], m[j + 2]);
+    float tile_max = fmaxf(m[0], m[1]);
     tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
     const float new_base = fmaxf(row_base[h], tile_max * scale_log2);
@@ -551,10 +574,11 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
         softmax_exp<kPolyEvery, !kSumsOnTensor<kForm>>(s, base, st.row_sum, scale_log2, correction);
       };
       const auto to_p = [&] { pack_p(s, p); };
-      // A branch on values the softmax computed (never taken; its body is harmless anyway) ends
-      // the basic block, and ptxas schedules within basic blocks: the wait for the previous
-      // tile's P·V that follows cannot be hoisted above them (it was, from one build to the next:
-      // the D 128 kernel took 0.82 or 0.96 ms).
+      // A branch on values the softmax computed ends the basic block, and ptxas schedules within
+      // basic blocks: the wait for the previous tile's P·V that follows cannot be hoisted above
+      // them (it was, from one build to the next: the D 128 kernel took 0.82 or 0.96 ms on the
+      // H200). Taken only while a row has seen no visible key (a base of -inf, masked kernels);
+      // its body, a fence, changes nothing then either.
       const auto pin = [&](float a, float b) {
         if (a + b < -3.0e38f)
           asm volatile("membar.cta;" ::: "memory");
@@ -618,9 +642,9 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
         if (needs_mask<kMask>(m0, t * kBlockN, window))
           mask_tile<kMask>(s, row0, t * kBlockN, window, lane);
         // The row maxima under the previous tile's P·V, pinned before its wait (pin); the
-        // exponentials after it. Measured on the H200 against the exponentials pinned before the
-        // wait too: D 128 0.81 against 0.83 ms, causal pairs 0.43 against 0.44 ms, three-consumer
-        // D 64 with tensor-core sums 0.54 against 0.55 ms (probe, same run).
+        // exponentials after it. Against the exponentials pinned before the wait too (NVIDIA
+        // H200, this session's probe, same run): D 128 0.81 against 0.83 ms, causal pairs 0.43
+        // against 0.44 ms, three-consumer D 64 with tensor-core sums 0.54 against 0.55 ms.
         softmax_first();
         pin(st.row_base[0], st.row_base[1]);
         common::wgmma_wait_group<0>();  // P·V of the previous tile has retired
