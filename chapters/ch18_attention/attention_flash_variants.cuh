@@ -96,12 +96,10 @@ class FlashFa3Attention : public ForwardAttentionProblem {
   FlashFa3Attention(ForwardShape shape, Fa3D64Kernel d64)
       : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip), schedule_(Fa3Schedule::overlap),
         launcher_(Launcher::d64), d64_(d64) {}
-  struct CausalPairs {
-    bool persistent = false;
-  };
-  FlashFa3Attention(ForwardShape shape, CausalPairs pairs)
+  struct CausalPairs {};
+  FlashFa3Attention(ForwardShape shape, CausalPairs)
       : ForwardAttentionProblem(shape), masked_(MaskedTiles::skip), schedule_(Fa3Schedule::overlap),
-        launcher_(Launcher::causal_pairs), persistent_(pairs.persistent) {}
+        launcher_(Launcher::causal_pairs) {}
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
@@ -120,7 +118,7 @@ class FlashFa3Attention : public ForwardAttentionProblem {
     if (launcher_ == Launcher::d64)
       launch_flash_fa3_d64(shape(), maps_, out, d64_, ctx.stream());
     else if (launcher_ == Launcher::causal_pairs)
-      launch_flash_fa3_causal_pairs(shape(), maps_, out, persistent_, ctx.stream());
+      launch_flash_fa3_causal_pairs(shape(), maps_, out, ctx.stream());
     else if (schedule_ == Fa3Schedule::pingpong)
       launch_flash_fa3_pingpong(shape(), maps_, out, ctx.stream());
     else
@@ -134,7 +132,6 @@ class FlashFa3Attention : public ForwardAttentionProblem {
   Fa3Schedule schedule_;
   Launcher launcher_ = Launcher::general;
   Fa3D64Kernel d64_{};
-  bool persistent_ = false;
   FlashWgmmaMaps maps_{};
 };
 

@@ -101,24 +101,22 @@ void launch_flash_fa3(const ForwardShape& shape, const FlashWgmmaMaps& maps, __n
 void launch_flash_fa3_pingpong(const ForwardShape& shape, const FlashWgmmaMaps& maps,
                                __nv_bfloat16* o, cudaStream_t stream);
 // flash_attention_fa3.cu: the unmasked D 64 rungs past the first: `consumers` warpgroups of 64
-// query rows (2 or 3), ping-pong turns (2 only), one in `poly_every` of the softmax's exponentials
-// (0: none, or 8) by a polynomial on the FMA pipe instead of the MUFU, and how the softmax forms
-// its row sums: fp32 (FADD), tensor_sums (8 extra columns of P·V against ones).
+// query rows (2 or 3), ping-pong turns (2 only), and how the softmax forms its row sums: fp32
+// (FADD), tensor_sums (8 extra columns of P·V against ones; three consumers only).
 enum class Fa3D64Softmax { fp32, tensor_sums };
 struct Fa3D64Kernel {
   int consumers = 2;
   bool pingpong = false;
-  int poly_every = 0;
   Fa3D64Softmax softmax = Fa3D64Softmax::fp32;
 };
 void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
                           Fa3D64Kernel kernel, cudaStream_t stream);
 
 // flash_attention_fa3.cu: the causal D 128 kernel that skips masked tiles, its query blocks taken
-// in pairs Q − 1 − x and x of one head (Q + 1 key tiles each); `persistent`: one block of
-// threads per SM walking the pairs, otherwise one per pair.
+// in pairs Q − 1 − x and x of one head (Q + 1 key tiles each, S a multiple of 256), one block of
+// threads per SM walking the pairs head after head.
 void launch_flash_fa3_causal_pairs(const ForwardShape& shape, const FlashWgmmaMaps& maps,
-                                   __nv_bfloat16* o, bool persistent, cudaStream_t stream);
+                                   __nv_bfloat16* o, cudaStream_t stream);
 
 // True when this build carries the sm_90a code of the wgmma kernel (false: the kernel traps).
 bool flash_fa3_built_for_sm90a();

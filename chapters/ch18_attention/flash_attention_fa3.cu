@@ -17,9 +17,8 @@
 //     warpgroup's softmax runs while the other's Q·Kᵀ and P·V occupy the tensor cores
 //     (FlashAttention-3's inter-warpgroup overlap; see issue_turn below).
 //   - three consumer warpgroups (kConsumers 3, the D 64 rungs `attention_forward_d64_fa3_wg3*`):
-//     192 query rows per block, 512 threads; with kPolyEvery 8, one in 8 of the softmax's
-//     exponentials by a polynomial on the FMA pipe (exp2_fma_poly) instead of the MUFU; with
-//     SoftmaxForm::tensor_sums, the row sums of P as 8 more columns of P·V against ones.
+//     192 query rows per block, 512 threads; with SoftmaxForm::tensor_sums, the row sums of P as
+//     8 more columns of P·V against ones.
 //   - causal pairs (Schedule::causal_pairs, `attention_causal`): a block of threads computes a
 //     head's query blocks Q − 1 − x and x in turn (equal work per pair), one block per SM walking
 //     the pairs; Q double-buffered, the K/V rings running on from one query block to the next.
@@ -102,7 +101,7 @@ constexpr int kTokenMajorHeadsPerGroup = 16;
 // in pairs of equal work, head after head (Schedule::causal_pairs, launch_flash_fa3_causal_pairs).
 
 // How a consumer forms the softmax's row sums and exponentials (the D 64 rungs; fp32 elsewhere):
-//   fp32:          p = ex2.approx.f32 on the MUFU (kPolyEvery: some on the FMA pipe), row sums by
+//   fp32:          p = ex2.approx.f32 on the MUFU, row sums by
 //                  FADD in FP32 (64 per thread and tile), P packed to BF16 for P·V.
 //   tensor_sums:   the same exponentials; no FADD: P·V is issued 8 columns wider (N = D + 8) with
 //                  those columns of B pointing at a block of ones in shared memory, so columns
@@ -185,34 +184,11 @@ __device__ __forceinline__ bool needs_mask(int m0, int n0, int window) {
 template <int kD, SoftmaxForm kForm = SoftmaxForm::fp32>
 struct ConsumerState {
   static constexpr int kORegisters = kD / 2 + (kSumsOnTensor<kForm> ? 4 : 0);
-  float o[kORegisters];  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e % 2)
-  float row_base[2];     // running max · scale_log2, rounded once (-inf until a visible key)
-  float row_sum[2];      // this thread's part of the row sums (fp32 form only)
+  float o[kORegisters];  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e %
+                         // 2)
+  float row_base[2];  // running max · scale_log2, rounded once (-inf until a visible key)
+  float row_sum[2];   // this thread's part of the row sums (fp32 form only)
 };
-
-// 2^x on the FMA pipe, for x <= ~0.5 (the softmax's exponents): x = j + f with j = round(x) (the
-// 1.5·2^23 trick: adding it leaves j in the low mantissa bits) and f in [-0.5, 0.5]; 2^f from a
-// degree-3 polynomial (interpolation at the 4 Chebyshev nodes: relative error <= 1.0e-4, against
-// BF16's 2^-9 = 2.0e-3 rounding of P); 2^j added to the exponent field as an integer. x is clamped
-// at -126 (~2^-126, not 0: far below every row sum's ulp; at -127 a p < 1 would carry into the
-// sign bit: NaN); -inf (a masked key) also gives ~2^-126, so unmasked kernels only.
-// 8 FMA/ALU instructions against one MUFU.EX2, whose pipe does 16 per clock per SM: at head dim 64
-// a 128-key tile's 64 exponentials per thread take as long on the MUFU as the tile's two GEMMs
-// take on the tensor cores (512 clocks per warpgroup each), so moving some of them here frees the
-// MUFU (the FMA and ALU pipes have issue slots to spare). FlashAttention-4 does the same on B200.
-// Measured on the H200 (chapter README): 2% faster beside three consumer warpgroups, 3% slower on
-// the ping-pong kernel, whose softmax waits on dependencies, not on the MUFU.
-[[maybe_unused]] __device__ __forceinline__ float exp2_fma_poly(float x) {
-  constexpr float kRoundMagic = 12582912.0f;  // 1.5·2^23
-  x = fmaxf(x, -126.0f);
-  const float shifted = x + kRoundMagic;
-  const float f = x - (shifted - kRoundMagic);
-  float p = fmaf(0.0558382829f, f, 0.242639479f);
-  p = fmaf(p, f, 0.693136734f);
-  p = fmaf(p, f, 0.999924557f);
-  // bits(shifted) << 23 = j << 23 modulo 2^32 (the magic's own bits shift out).
-  return __int_as_float(__float_as_int(p) + (__float_as_int(shifted) << 23));
-}
 
 // Softmax of one tile in S's registers: new running max, p = 2^(s·scale·log2e − max) in place,
 // running sums; returns the two rows' rescale factors for O.
@@ -226,21 +202,11 @@ struct ConsumerState {
 // instruction count: FMUL, FMNMX, FADD for FMNMX, FMUL, FFMA. At such magnitudes the max key's
 // own p, 2^fma(max, scale_log2, −b), is within 2^±ulp(b)/2 of 1 (every p of the row shares the
 // base, so O / l is unaffected): finite while b < 2^31.
-// kPolyEvery > 0: the exponentials of every kPolyEvery-th 8-key column group (n-tile j with
-// j % kPolyEvery == kPolyEvery − 1) on the FMA pipe (exp2_fma_poly), the rest on the MUFU.
-template <int kPolyEvery>
-__device__ __forceinline__ constexpr bool on_fma_pipe(int n_tile) {
-  if constexpr (kPolyEvery > 0)
-    return n_tile % kPolyEvery == kPolyEvery - 1;
-  else
-    return false;
-}
 // In two steps, so that the kernel can place the wait for the previous P·V between them:
 // softmax_max: the tile's row maxima, the new bases and O's rescale factors; `base` is what the
 // exponents subtract (0 for a row with no visible key yet).
 [[maybe_unused]] __device__ __forceinline__ void softmax_max(const float (&s)[64],
-                                                             float (&row_base)[2],
-                                                             float scale_log2,
+                                                             float (&row_base)[2], float scale_log2,
                                                              float (&correction)[2],
                                                              float (&base)[2]) {
 #pragma unroll
@@ -273,10 +239,9 @@ __device__ __forceinline__ constexpr bool on_fma_pipe(int n_tile) {
 }
 // softmax_exp: p = 2^(s·scale_log2 − base) in place and (kSums) the running row sums; kSums
 // false (SoftmaxForm::tensor_sums): no FADD, O's extra columns hold the sums.
-template <int kPolyEvery = 0, bool kSums = true>
+template <bool kSums = true>
 [[maybe_unused]] __device__ __forceinline__ void softmax_exp(float (&s)[64], const float (&base)[2],
-                                                             float (&row_sum)[2],
-                                                             float scale_log2,
+                                                             float (&row_sum)[2], float scale_log2,
                                                              const float (&correction)[2]) {
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
@@ -286,7 +251,7 @@ template <int kPolyEvery = 0, bool kSums = true>
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
         const float x = fmaf(s[4 * j + 2 * h + e], scale_log2, -base[h]);
-        const float p = on_fma_pipe<kPolyEvery>(j) ? exp2_fma_poly(x) : common::exp2_approx(x);
+        const float p = common::exp2_approx(x);
         s[4 * j + 2 * h + e] = p;
         if constexpr (kSums)
           sum += p;
@@ -342,8 +307,8 @@ __device__ __forceinline__ void issue_scores(float (&s)[64], const std::uint8_t*
 // block of ones, the same 16 rows for every k-step.
 template <int kD, SoftmaxForm kForm = SoftmaxForm::fp32>
 __device__ __forceinline__ void issue_pv(float (&o)[ConsumerState<kD, kForm>::kORegisters],
-                                         const std::uint32_t (&p)[8][4],
-                                         const std::uint8_t* v_tile, const std::uint8_t* ones) {
+                                         const std::uint32_t (&p)[8][4], const std::uint8_t* v_tile,
+                                         const std::uint8_t* ones) {
 #pragma unroll
   for (int kk = 0; kk < kBlockN / 16; ++kk) {
     const std::uint8_t* v_rows = v_tile + kk * 16 * 128;
@@ -391,14 +356,12 @@ constexpr int kTurnThreads = 256;  // the two consumer warpgroups
 // compile-time choice: with the layout read at run time in every instantiation, the dense D 128
 // kernel ran 0.85 -> 1.03 ms on the H200 (A/B, 2026-11-24), though its inner loop's instruction
 // mix was unchanged.
-// kPolyEvery: softmax_exp's share of exponentials on the FMA pipe (0: none; unmasked only, the
-// polynomial has no -inf).
 // kConsumers: consumer warpgroups (BlockShape; 3 for the unmasked [B, H, S, D] kernel only).
 // kForm: SoftmaxForm (tensor_sums: the unmasked head-dim-64 [B, H, S, D] kernels).
 // kSchedule: Schedule (causal_pairs: the [B, H, S, D] causal kernel that skips masked tiles;
 // work_items is its number of pairs, B·H·Q/2; unused otherwise).
 template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
-          int kPolyEvery = 0, int kConsumers = 2, SoftmaxForm kForm = SoftmaxForm::fp32,
+          int kConsumers = 2, SoftmaxForm kForm = SoftmaxForm::fp32,
           Schedule kSchedule = Schedule::one_block>
 __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
     flash_fa3_kernel(const __grid_constant__ CUtensorMap q_map,
@@ -406,12 +369,9 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
                      const __grid_constant__ CUtensorMap v_map, __nv_bfloat16* __restrict__ o,
                      int seq, int heads, FlashHeadLayout layout, int window, float scale_log2,
                      int work_items) {
-  static_assert(kPolyEvery == 0 || kMask == MaskKind::none,
-                "exp2_fma_poly has no -inf: the polynomial exponentials are for unmasked kernels");
   static_assert(kConsumers == 2 || (kMask == MaskKind::none && !kTokenMajor && !kPingPong),
                 "three consumer warpgroups: unmasked, [B, H, S, D], no ping-pong turns only");
-  static_assert(kForm == SoftmaxForm::fp32 ||
-                    (kD == 64 && kMask == MaskKind::none && !kTokenMajor),
+  static_assert(kForm == SoftmaxForm::fp32 || (kD == 64 && kMask == MaskKind::none && !kTokenMajor),
                 "row sums on the tensor cores: unmasked head dim 64, [B, H, S, D]");
   static_assert(kSchedule == Schedule::one_block ||
                     (kMask == MaskKind::causal && kSkip && !kTokenMajor && !kPingPong &&
@@ -428,9 +388,9 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
   __shared__ Barriers<kQBuffersHere> bars;
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
-  const int query_blocks_in_seq =
-      kTokenMajor || kSchedule == Schedule::causal_pairs ? seq / kBlockM
-                                                         : static_cast<int>(gridDim.x);
+  const int query_blocks_in_seq = kTokenMajor || kSchedule == Schedule::causal_pairs
+                                      ? seq / kBlockM
+                                      : static_cast<int>(gridDim.x);
   // Query block b of this block of threads (under a mask the ones with the most key tiles
   // first): its first row m0 and its (sequence, head), whose rows and columns in the maps and in
   // O FlashHeadLayout gives; false past this block's last.
@@ -567,11 +527,9 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
       // The softmax of S's registers (FP32 exponentials in place), then, once the previous tile's
       // P·V has retired, P's BF16 fragments from them.
       float base[2];
-      const auto softmax_first = [&] {
-        softmax_max(s, st.row_base, scale_log2, correction, base);
-      };
+      const auto softmax_first = [&] { softmax_max(s, st.row_base, scale_log2, correction, base); };
       const auto softmax_second = [&] {
-        softmax_exp<kPolyEvery, !kSumsOnTensor<kForm>>(s, base, st.row_sum, scale_log2, correction);
+        softmax_exp<!kSumsOnTensor<kForm>>(s, base, st.row_sum, scale_log2, correction);
       };
       const auto to_p = [&] { pack_p(s, p); };
       // A branch on values the softmax computed ends the basic block, and ptxas schedules within
@@ -713,16 +671,16 @@ __global__ void __launch_bounds__(BlockShape<kConsumers>::threads, 1)
 }
 
 // max_grid > 0 (Schedule::causal_pairs): at most that many blocks of threads (one per SM: the
-// persistent form), each taking work items blockIdx.x, + gridDim.x, ...
+// persistent form), each taking work items blockIdx.x, + gridDim.x, ...; 0: one per item.
 template <int kD, MaskKind kMask, bool kSkip, bool kPingPong = false, bool kTokenMajor = false,
-          int kPolyEvery = 0, int kConsumers = 2, SoftmaxForm kForm = SoftmaxForm::fp32,
+          int kConsumers = 2, SoftmaxForm kForm = SoftmaxForm::fp32,
           Schedule kSchedule = Schedule::one_block>
 void launch(const ForwardShape& shape, const FlashWgmmaMaps& maps, __nv_bfloat16* o,
             cudaStream_t stream, int max_grid = 0) {
   using Block = BlockShape<kConsumers>;
   constexpr int kSmemBytes = smem_bytes<kD, kConsumers, kForm, kSchedule>();
-  const auto kernel = flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kPolyEvery,
-                                       kConsumers, kForm, kSchedule>;
+  const auto kernel =
+      flash_fa3_kernel<kD, kMask, kSkip, kPingPong, kTokenMajor, kConsumers, kForm, kSchedule>;
   const cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (status != cudaSuccess)
@@ -863,39 +821,32 @@ void launch_flash_fa3_d64(const ForwardShape& shape, const FlashWgmmaMaps& maps,
   using enum Fa3D64Softmax;
   constexpr auto kSums = SoftmaxForm::tensor_sums;
   if (kernel.consumers == 3 && !kernel.pingpong) {
-    if (kernel.softmax == fp32 && kernel.poly_every == 0)
-      return launch<64, MaskKind::none, false, false, false, 0, 3>(shape, maps, o, stream);
-    if (kernel.softmax == fp32 && kernel.poly_every == 8)
-      return launch<64, MaskKind::none, false, false, false, 8, 3>(shape, maps, o, stream);
-    if (kernel.softmax == tensor_sums && kernel.poly_every == 0)
-      return launch<64, MaskKind::none, false, false, false, 0, 3, kSums>(shape, maps, o, stream);
+    if (kernel.softmax == fp32)
+      return launch<64, MaskKind::none, false, false, false, 3>(shape, maps, o, stream);
+    if (kernel.softmax == tensor_sums)
+      return launch<64, MaskKind::none, false, false, false, 3, kSums>(shape, maps, o, stream);
   }
-  if (kernel.consumers == 2 && kernel.pingpong && kernel.poly_every == 0 && kernel.softmax == fp32)
+  if (kernel.consumers == 2 && kernel.pingpong && kernel.softmax == fp32)
     return launch<64, MaskKind::none, false, true>(shape, maps, o, stream);
   throw std::invalid_argument(
       "flash FA3, head dim 64: no build with " + std::to_string(kernel.consumers) +
-      " consumer warpgroups, ping-pong " + (kernel.pingpong ? "on" : "off") + ", one in " +
-      std::to_string(kernel.poly_every) + " exponentials on the FMA pipe, softmax form " +
+      " consumer warpgroups, ping-pong " + (kernel.pingpong ? "on" : "off") + ", softmax form " +
       std::to_string(static_cast<int>(kernel.softmax)) +
-      " (built: three consumers with FP32 sums, all exponentials on the MUFU or one in 8 on the "
-      "FMA pipe, or tensor-core sums; ping-pong with FP32 sums)");
+      " (built: three consumers with FP32 or tensor-core row sums; ping-pong with FP32 sums)");
 }
 
 void launch_flash_fa3_causal_pairs(const ForwardShape& shape, const FlashWgmmaMaps& maps,
-                                   __nv_bfloat16* o, bool persistent, cudaStream_t stream) {
+                                   __nv_bfloat16* o, cudaStream_t stream) {
   check_flash_shape(shape, "flash FA3, causal pairs");
   if (maps.layout.heads_per_group > 0 || shape.mask != MaskKind::causal || shape.head_dim != 128)
     throw std::invalid_argument("flash FA3, causal pairs: built for the causal head_dim 128 "
                                 "problem with [B, H, S, D] maps only");
-  int max_grid = 0;
-  if (persistent) {
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&max_grid, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-      throw std::runtime_error("flash FA3, causal pairs: cannot read the SM count");
-  }
-  launch<128, MaskKind::causal, true, false, false, 0, 2, SoftmaxForm::fp32,
-         Schedule::causal_pairs>(shape, maps, o, stream, max_grid);
+  int device = 0, sm_count = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    throw std::runtime_error("flash FA3, causal pairs: cannot read the GPU's SM count");
+  launch<128, MaskKind::causal, true, false, false, 2, SoftmaxForm::fp32, Schedule::causal_pairs>(
+      shape, maps, o, stream, sm_count);
 }
 
 }  // namespace aisp::ch18

@@ -6,7 +6,9 @@
 // the others wait on their GEMMs or exponentials (ncu of the ping-pong rung: 0.64 eligible warps
 // per scheduler, tensor pipe 45%). S 4096 = 21·192 + 64: the last query block of each head has one
 // warpgroup of valid rows (22 blocks per head, 3% of the rows computed and not stored).
-// Measured (NVIDIA H200, run 20261124-061451-0e01): 662 µs, 0.810 of cuDNN, level with ping-pong.
+// Measured (NVIDIA H200): 662 µs, 0.810 of cuDNN, level with ping-pong (run 20261124-061451-0e01);
+// with the P·V wait pinned (flash_attention_fa3.cu, pin) 587 µs, 0.901 [0.894, 0.907] of cuDNN
+// (run 20261124-091444-00a7, commit 2829519).
 // B 4, H 16, S 4096, D 64: FLOPs 275 G. Ceiling: BF16 tensor. sm_90a.
 #include "attention_flash_variants.cuh"
 

@@ -8,7 +8,8 @@
 // tensor cores, sets the pace (ncu: tensor pipe 46%, issue slots 43%, top stall "wait").
 // The sum is of the BF16 P that the numerator multiplies, not of the FP32 exponentials.
 // B 4, H 16, S 4096, D 64: FLOPs 275 G (counted without the extra columns). Ceiling: BF16 tensor.
-// sm_90a. Measured: to be measured in the harness (this session's visit).
+// sm_90a. Measured (NVIDIA H200, run 20261124-091444-00a7, commit 2829519): 561 µs, 490 TFLOP/s,
+// 0.975 [0.967, 0.993] of cuDNN, against 587 µs (0.901) for the same kernel with FADD sums.
 #include "attention_flash_variants.cuh"
 
 namespace aisp::ch18 {
