@@ -184,14 +184,14 @@ __device__ __forceinline__ bool needs_mask(int m0, int n0, int window) {
 template <int kD, SoftmaxForm kForm = SoftmaxForm::fp32>
 struct ConsumerState {
   static constexpr int kORegisters = kD / 2 + (kSumsOnTensor<kForm> ? 4 : 0);
-  float o[kORegisters];  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e %
-                         // 2)
+  // 64×D FP32 accumulator: register 4j + e = row (e / 2), dim 8j + 2q + (e % 2).
+  float o[kORegisters];
   float row_base[2];  // running max · scale_log2, rounded once (-inf until a visible key)
   float row_sum[2];   // this thread's part of the row sums (fp32 form only)
 };
 
-// Softmax of one tile in S's registers: new running max, p = 2^(s·scale·log2e − max) in place,
-// running sums; returns the two rows' rescale factors for O.
+// Softmax of one tile in S's registers (softmax_max, then softmax_exp): new running max,
+// p = 2^(s·scale·log2e − max) in place, running sums, and the two rows' rescale factors for O.
 // The running max is kept scaled, as the base b = RN(max · scale_log2) the exponents subtract
 // (RN is monotone: max(b_old, RN(tile_max · scale_log2)) = RN(new max · scale_log2)), so O's
 // rescale factor 2^(b_old − b_new) is exactly 1 while the max stays. Written as
@@ -355,7 +355,7 @@ constexpr int kTurnThreads = 256;  // the two consumer warpgroups
 // heads); otherwise [B, H, S, D] with a (S / kBlockM, B·H) grid and compile-time offsets. A
 // compile-time choice: with the layout read at run time in every instantiation, the dense D 128
 // kernel ran 0.85 -> 1.03 ms on the H200 (A/B, 2026-11-24), though its inner loop's instruction
-// mix was unchanged.
+// mix was unchanged (most likely ptxas moving the P·V wait, which the kernel now pins: see pin).
 // kConsumers: consumer warpgroups (BlockShape; 3 for the unmasked [B, H, S, D] kernel only).
 // kForm: SoftmaxForm (tensor_sums: the unmasked head-dim-64 [B, H, S, D] kernels).
 // kSchedule: Schedule (causal_pairs: the [B, H, S, D] causal kernel that skips masked tiles;
