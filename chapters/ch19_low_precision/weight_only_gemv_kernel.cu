@@ -66,10 +66,12 @@
 //
 // Bytes: N·K·bits/8 (weights) + N·K/128·2 (scales) + batch·K·2 (x) + batch·N·2 (y); FLOPs
 // 2·batch·N·K. Ceiling: HBM bandwidth (the weights dominate the bytes). Runs on sm_80 and later.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
+#include "../common/mbarrier.cuh"
 #include "../common/mma_sync.cuh"
 #include "../common/quant_weight_only.cuh"
 #include "weight_only_gemv_kernel.cuh"
@@ -744,6 +746,276 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
   store_y(acc, y, n, batch, first_tile, g, q);
 }
 
+// ---- The bulk kernel (launch_weight_only_gemv_bulk) --------------------------------------------
+// One persistent block per slot (kBlocksPerSm per SM, the grid sized to the SM count), each owning
+// an equal run of whole 16-row tiles: with the packed layout a block's weights are ONE contiguous
+// run of bytes (~445 KiB per SM for the INT4 layer), which a single thread streams into a ring of
+// kStages shared-memory stages with the copy engine (cp.async.bulk, L2 evict-first, completing on
+// an mbarrier per stage). The copies cost one instruction per stage, not one per 16 bytes, and the
+// whole ring is in flight from the block's first instruction: kStages · kWarps chunks (48 KiB for
+// INT4: 6 stages of 8 KiB) per block, 96 KiB per SM with 2 blocks, against the ~33 bytes per ns ×
+// ~1-1.5 µs that Little's law asks of an SM at 4.3-4.4 TB/s. Every SM streams the same bytes to
+// within one tile (13 or 14 of 1792 tiles per SM: no tail wave), and the block's scales come in
+// with one more bulk copy at the start.
+// Stage j holds chunks j·kWarps .. j·kWarps + kWarps - 1 of the block's run; consumer warp w takes
+// chunk w of each stage (one 128-k group of one tile), copies its bytes into registers, hands the
+// stage back (one arrival on the stage's empty barrier) and then multiplies: the producer can
+// refill the stage while the warp's MMAs run. A warp's sums for a tile go to the block's per-tile
+// slots in shared memory (red.shared.add) when it moves on to the next tile; one barrier at the
+// end, then the block writes its tiles of y. The INT4 (and INT8-as-nibbles) bias is removed per
+// group with 136 (2304) · sum(x), summed once per block into shared memory while the first stages
+// are in flight.
+// kPdl: launched with programmatic stream serialization (PDL). The block signals its dependents
+// at once (griddepcontrol.launch_dependents), so that the next launch's blocks take the SMs' free
+// slots while this one streams, and starts its weight copies before griddepcontrol.wait: those
+// bytes (and the scales) are read-only for the whole decode step, while x, the previous kernel's
+// output in a real layer chain, and y are touched only after the wait. Back to back, a call's
+// first ~48 KiB per block are then in flight before the call before it has finished: its ramp
+// hides under the other's tail.
+constexpr int kBulkMaxBatch = 8;
+
+template <int kBits>
+constexpr std::uint32_t kBulkBias = kBits == 4 ? 136u : 2304u;  // INT4; INT8 as nibbles
+
+// Global -> this CTA's shared memory, `bytes` (a multiple of 16, both addresses 16-byte aligned)
+// completing on `bar`; the L2 lines tagged with `policy`.
+__device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint32_t bytes,
+                                          std::uint64_t* bar, std::uint64_t policy) {
+  asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint "
+               "[%0], [%1], %2, [%3], %4;" ::"r"(common::shared_address(dst)),
+               "l"(src), "r"(bytes), "r"(common::shared_address(bar)), "l"(policy)
+               : "memory");
+}
+
+// The block's shared memory (dynamic; offsets from BulkLayout).
+struct BulkLayout {
+  int ring, scales, slots, x_sums, bytes;
+  __host__ __device__ BulkLayout(int stage_bytes, int stages, int max_tiles, int groups) {
+    const auto up = [](int v) { return (v + 127) / 128 * 128; };
+    ring = 128;  // barriers first: 2 · stages + 1 of 8 bytes (stages <= 7)
+    scales = ring + up(stage_bytes * stages);
+    slots = scales + up(max_tiles * kTileRows * groups * 2);
+    x_sums = slots + up(max_tiles * kTileRows * kBulkMaxBatch * 4);
+    bytes = x_sums + up(groups * kBulkMaxBatch * 4);
+  }
+};
+
+// Registers capped so that one block more than kBlocksPerSm fits under PDL (the next call's).
+template <int kBits, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
+__global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 0))
+    weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
+                          const __nv_bfloat16* __restrict__ scales,
+                          const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, int n,
+                          int k, int batch, int max_tiles, NibbleMagic magic) {
+  static_assert(2 * kStages + 1 <= 16, "the barriers fit in the layout's first 128 bytes");
+  constexpr int kChunk = kChunkBytes<kBits>;
+  constexpr int kLoads = kChunkLoads<kBits>, kPerHalf = kLoads / 2;
+  constexpr int kStageBytes = kWarps * kChunk;
+  extern __shared__ __align__(128) std::uint8_t smem[];
+  const int groups = k / kGroup;
+  const BulkLayout layout(kStageBytes, kStages, max_tiles, groups);
+  auto* const full = reinterpret_cast<std::uint64_t*>(smem);
+  std::uint64_t* const empty = full + kStages;
+  std::uint64_t* const scales_ready = empty + kStages;
+  std::uint8_t* const ring = smem + layout.ring;
+  auto* const s_scales = reinterpret_cast<const std::uint16_t*>(smem + layout.scales);
+  auto* const slots = reinterpret_cast<float*>(smem + layout.slots);
+  auto* const x_sums = reinterpret_cast<float*>(smem + layout.x_sums);
+
+  const int tiles = n / kTileRows;
+  const int tile_begin = static_cast<int>(static_cast<long long>(blockIdx.x) * tiles / gridDim.x);
+  const int tile_end = static_cast<int>(static_cast<long long>(blockIdx.x + 1) * tiles / gridDim.x);
+  const int chunk_begin = tile_begin * groups, chunk_end = tile_end * groups;
+  const int rounds = (chunk_end - chunk_begin + kWarps - 1) / kWarps;
+  const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
+
+  if constexpr (kPdl)
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      common::mbarrier_init(&full[s], 1);
+      common::mbarrier_init(&empty[s], kWarps);
+    }
+    common::mbarrier_init(scales_ready, 1);
+    common::mbarrier_init_fence();
+  }
+  __syncthreads();
+
+  if (warp == kWarps) {
+    // The producer: one thread streams the block's run of chunks through the ring.
+    if (lane == 0 && rounds > 0) {
+      const std::uint64_t policy = l2_evict_first_policy();
+      const std::uint32_t scale_bytes =
+          static_cast<std::uint32_t>((tile_end - tile_begin) * kTileRows * groups * 2);
+      common::mbarrier_arrive_expect_tx(scales_ready, scale_bytes);
+      bulk_copy(smem + layout.scales,
+                scales + static_cast<std::size_t>(tile_begin) * kTileRows * groups, scale_bytes,
+                scales_ready, policy);
+      for (int j = 0; j < rounds; ++j) {
+        const int s = j % kStages;
+        if (j >= kStages)
+          common::mbarrier_wait_parity(&empty[s], ((j / kStages) - 1) & 1);
+        const int first = chunk_begin + j * kWarps;
+        const std::uint32_t bytes =
+            static_cast<std::uint32_t>(min(kWarps, chunk_end - first) * kChunk);
+        common::mbarrier_arrive_expect_tx(&full[s], bytes);
+        bulk_copy(ring + s * kStageBytes, w_packed + static_cast<std::size_t>(first) * kChunk,
+                  bytes, &full[s], policy);
+      }
+    }
+    return;  // the consumers' barriers below are named ones of kWarps warps
+  }
+
+  // The consumers. x (a previous kernel's output in a layer chain) only after the wait.
+  if constexpr (kPdl)
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+  constexpr int kConsumers = 32 * kWarps;
+  // Zero the slots; sum x per group and batch row (four lanes per (group, row), 32 x each).
+  for (int i = static_cast<int>(threadIdx.x);
+       i < (tile_end - tile_begin) * kTileRows * kBulkMaxBatch; i += kConsumers)
+    slots[i] = 0.0f;
+  {
+    const int items = groups * batch * 4;
+    for (int base = 32 * warp; base < items; base += kConsumers) {
+      const int item = base + lane;
+      float sum = 0.0f;
+      if (item < items) {
+        const int entry = item / 4, grp = entry / batch, b = entry % batch;
+        const uint4* src = reinterpret_cast<const uint4*>(x + static_cast<std::size_t>(b) * k +
+                                                          grp * kGroup + 32 * (item % 4));
+#pragma unroll
+        for (int v = 0; v < 4; ++v) {
+          const uint4 w = __ldg(src + v);
+          const std::uint32_t words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            sum += __uint_as_float(words[i] << 16) + __uint_as_float(words[i] & 0xFFFF0000u);
+        }
+      }
+      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
+      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
+      if (item < items && item % 4 == 0)
+        x_sums[(item / 4 / batch) * kBulkMaxBatch + item / 4 % batch] =
+            static_cast<float>(kBulkBias<kBits>) * sum;
+    }
+  }
+  asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
+
+  const int g = lane / 4, q = lane % 4;
+  // This thread's B rows (batch g, clamped: columns >= batch are never stored) and C columns.
+  const __nv_bfloat16* const xs = x + static_cast<std::size_t>(min(g, batch - 1)) * k + 32 * q;
+  const int col0 = min(2 * q, batch - 1), col1 = min(2 * q + 1, batch - 1);
+  if (rounds > 0)
+    common::mbarrier_wait_parity(scales_ready, 0);
+
+  float acc[4] = {};
+  int acc_tile = -1;
+  // A warp's sums of one tile into the tile's slots (rows g, g + 8; columns 2q, 2q + 1 < batch).
+  const auto flush = [&](int tile) {
+    float* const slot = slots + (tile - tile_begin) * kTileRows * kBulkMaxBatch;
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int col = 2 * q + (e % 2);
+      if (col < batch)
+        atomicAdd(slot + (g + 8 * (e / 2)) * kBulkMaxBatch + col, acc[e]);
+      acc[e] = 0.0f;
+    }
+  };
+  for (int j = 0; j < rounds; ++j) {
+    const int s = j % kStages;
+    const int chunk = chunk_begin + j * kWarps + warp;
+    const bool valid = chunk < chunk_end;
+    const int tile = chunk / groups, group = chunk % groups;
+    uint4 xg[4];
+    if (valid) {
+#pragma unroll
+      for (int v = 0; v < 4; ++v)
+        xg[v] = __ldg(reinterpret_cast<const uint4*>(xs + group * kGroup) + v);
+      if (tile != acc_tile) {
+        if (acc_tile >= 0)
+          flush(acc_tile);
+        acc_tile = tile;
+      }
+    }
+    common::mbarrier_wait_parity(&full[s], (j / kStages) & 1);
+    std::uint32_t words[2][2 * kLoads];
+    if (valid) {
+      const std::uint32_t from =
+          common::shared_address(ring + s * kStageBytes + warp * kChunk) + kPieceBytes * lane;
+#pragma unroll
+      for (int v = 0; v < kLoads; ++v) {
+        std::uint32_t* to = &words[v / kPerHalf][4 * (v % kPerHalf)];
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
+                     : "r"(from + v * kWarpLoadBytes)
+                     : "memory");
+      }
+    }
+    __syncwarp();
+    if (lane == 0)
+      common::mbarrier_arrive(&empty[s]);  // the words are in registers: the stage may refill
+    if (!valid)
+      continue;
+    // Two independent MMA chains for INT4; INT8 has two already (low and high nibbles).
+    constexpr int kChains = kBits == 4 ? 2 : 1;
+    float chains[kChains][4] = {}, high[kChains][4] = {};
+#pragma unroll
+    for (int st = 0; st < 8; ++st) {
+      std::uint32_t a[4];
+      const uint4& b = xg[st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
+      const std::uint32_t b0 = st % 2 ? b.z : b.x, b1 = st % 2 ? b.w : b.y;
+      if constexpr (kBits == 4) {
+        const int word = st / 2, p = 2 * (st % 2);
+        a[0] = int4_biased_pair(words[0][word], p, magic);
+        a[1] = int4_biased_pair(words[1][word], p, magic);
+        a[2] = int4_biased_pair(words[0][word], p + 1, magic);
+        a[3] = int4_biased_pair(words[1][word], p + 1, magic);
+      } else {
+        // INT8 as nibbles (launch_weight_only_pack_int8_nibbles): word st holds k = 32q + 4st +
+        // {0, 2, 1, 3} as bytes u = q + 128; pairs 0 / 2 are low nibbles, 1 / 3 high ones.
+        std::uint32_t a_high[4];
+        a[0] = int4_biased_pair(words[0][st], 0, magic);
+        a[1] = int4_biased_pair(words[1][st], 0, magic);
+        a[2] = int4_biased_pair(words[0][st], 2, magic);
+        a[3] = int4_biased_pair(words[1][st], 2, magic);
+        a_high[0] = int4_biased_pair(words[0][st], 1, magic);
+        a_high[1] = int4_biased_pair(words[1][st], 1, magic);
+        a_high[2] = int4_biased_pair(words[0][st], 3, magic);
+        a_high[3] = int4_biased_pair(words[1][st], 3, magic);
+        common::mma_m16n8k16_bf16(high[st % kChains], a_high, b0, b1);
+      }
+      common::mma_m16n8k16_bf16(chains[st % kChains], a, b0, b1);
+    }
+    const int local_row = (tile - tile_begin) * kTileRows + g;
+    const float scale_lo =
+        __uint_as_float(static_cast<std::uint32_t>(s_scales[local_row * groups + group]) << 16);
+    const float scale_hi = __uint_as_float(
+        static_cast<std::uint32_t>(s_scales[(local_row + 8) * groups + group]) << 16);
+    const float bias0 = x_sums[group * kBulkMaxBatch + col0];
+    const float bias1 = x_sums[group * kBulkMaxBatch + col1];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float sum = chains[0][e];
+      if constexpr (kBits == 4)
+        sum += chains[kChains - 1][e];
+      else
+        sum = fmaf(16.0f, high[0][e], sum);
+      sum -= e % 2 ? bias1 : bias0;
+      acc[e] = fmaf(sum, e / 2 ? scale_hi : scale_lo, acc[e]);
+    }
+  }
+  if (acc_tile >= 0)
+    flush(acc_tile);
+  asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
+  // y (batch-major): row index fastest, so the stores of a warp are contiguous.
+  const int rows = (tile_end - tile_begin) * kTileRows;
+  for (int i = static_cast<int>(threadIdx.x); i < rows * batch; i += kConsumers) {
+    const int b = i / rows, row = i % rows;
+    y[static_cast<std::size_t>(b) * n + tile_begin * kTileRows + row] =
+        __float2bfloat16(slots[row * kBulkMaxBatch + b]);
+  }
+}
+
 // The packed layout (weight_only_gemv_kernel.cuh) from the stored one, one 16-byte piece per
 // thread: piece index = ((tile · groups + group) · loads + v) · 32 + lane, so the writes are
 // contiguous; each reads 16 bytes of one stored row.
@@ -877,6 +1149,54 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
+template <int kBits, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
+cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
+                               const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
+                               cudaStream_t stream) {
+  if (n % kTileRows != 0 || batch > kBulkMaxBatch)
+    return cudaErrorInvalidValue;
+  int device = 0, sms = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      e != cudaSuccess)
+    return e;
+  const int tiles = n / kTileRows;
+  const int blocks = std::min(tiles, sms * kBlocksPerSm);
+  const int max_tiles = (tiles + blocks - 1) / blocks;
+  const BulkLayout layout(kWarps * kChunkBytes<kBits>, kStages, max_tiles, k / kGroup);
+  const auto kernel = weight_only_gemv_bulk<kBits, kWarps, kStages, kBlocksPerSm, kPdl>;
+  // Raised when a shape needs more than before (the first call is a warm-up, outside capture);
+  // the carveout leaves room for one block more than kBlocksPerSm (a PDL successor's), the rest
+  // stays L1 for x.
+  static int allowed_bytes = 0;
+  if (layout.bytes > allowed_bytes) {
+    if (const cudaError_t e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, layout.bytes);
+        e != cudaSuccess)
+      return e;
+    const int percent = std::min(
+        100, (100 * (kBlocksPerSm + 1) * (layout.bytes + 1024) + 228 * 1024 - 1) / (228 * 1024));
+    if (const cudaError_t e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent);
+        e != cudaSuccess)
+      return e;
+    allowed_bytes = layout.bytes;
+  }
+  cudaLaunchAttribute programmatic{};
+  programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  programmatic.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(32 * (kWarps + 1));
+  config.dynamicSmemBytes = static_cast<std::size_t>(layout.bytes);
+  config.stream = stream;
+  config.attrs = kPdl ? &programmatic : nullptr;
+  config.numAttrs = kPdl ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, batch, max_tiles,
+                            NibbleMagic{0x000F000Fu, 0x43004300u});
+}
+
 }  // namespace
 
 cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,
@@ -955,6 +1275,25 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
                      : cudaErrorInvalidValue;
   }
   return cudaErrorInvalidValue;
+}
+
+// <bits, consumer warps (chunks per stage), stages, blocks per SM, PDL>; batch <= 8. INT4: 8 KiB
+// stages, 6 deep (48 KiB per block in flight, 96 KiB per SM); INT8 (as nibbles): 16 KiB stages,
+// 3 deep. Not yet measured on the GPU.
+cudaError_t launch_weight_only_gemv_bulk(int bits, const std::uint8_t* w_packed,
+                                         const __nv_bfloat16* scales, const __nv_bfloat16* x,
+                                         __nv_bfloat16* y, int n, int k, int batch,
+                                         bool programmatic_launch, cudaStream_t stream) {
+  if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 ||
+      batch > kBulkMaxBatch)
+    return cudaErrorInvalidValue;
+  if (bits == 4)
+    return programmatic_launch
+               ? launch_bulk_config<4, 8, 6, 2, true>(w_packed, scales, x, y, n, k, batch, stream)
+               : launch_bulk_config<4, 8, 6, 2, false>(w_packed, scales, x, y, n, k, batch, stream);
+  return programmatic_launch
+             ? launch_bulk_config<8, 8, 3, 2, true>(w_packed, scales, x, y, n, k, batch, stream)
+             : launch_bulk_config<8, 8, 3, 2, false>(w_packed, scales, x, y, n, k, batch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

@@ -58,6 +58,16 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
                                            __nv_bfloat16* y, int n, int k, int batch,
                                            WeightOnlyDirectShape shape, cudaStream_t stream);
 
+// The bulk kernel: one persistent block per slot (2 per SM), each streaming an equal run of whole
+// 16-row tiles of the packed weights (INT4; INT8 in launch_weight_only_pack_int8_nibbles's form)
+// through a shared-memory ring filled by the copy engine (cp.async.bulk), batch 1..8, N a multiple
+// of 16. `programmatic_launch`: launched with programmatic dependent launch (PDL), the weight
+// copies start before griddepcontrol.wait, x is read and y written only after it. Needs sm_90.
+cudaError_t launch_weight_only_gemv_bulk(int bits, const std::uint8_t* w_packed,
+                                         const __nv_bfloat16* scales, const __nv_bfloat16* x,
+                                         __nv_bfloat16* y, int n, int k, int batch,
+                                         bool programmatic_launch, cudaStream_t stream);
+
 // The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
 // q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
 cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,
