@@ -772,7 +772,7 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 // output in a real layer chain, and y are touched only after the wait. Back to back, a call's
 // first ~48 KiB per block are then in flight before the call before it has finished: its ramp
 // hides under the other's tail.
-constexpr int kBulkMaxBatch = 8;
+constexpr int kBulkMaxBatch = 16;
 
 template <int kBits>
 constexpr std::uint32_t kBulkBias = kBits == 4 ? 136u : 2304u;  // INT4; INT8 as nibbles
@@ -790,18 +790,20 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint3
 // The block's shared memory (dynamic; offsets from BulkLayout).
 struct BulkLayout {
   int ring, scales, slots, x_sums, bytes;
-  __host__ __device__ BulkLayout(int stage_bytes, int stages, int max_tiles, int groups) {
+  __host__ __device__ BulkLayout(int stage_bytes, int stages, int max_tiles, int groups,
+                                 int max_batch) {
     const auto up = [](int v) { return (v + 127) / 128 * 128; };
     ring = 128;  // barriers first: 2 · stages + 1 of 8 bytes (stages <= 7)
     scales = ring + up(stage_bytes * stages);
     slots = scales + up(max_tiles * kTileRows * groups * 2);
-    x_sums = slots + up(max_tiles * kTileRows * kBulkMaxBatch * 4);
-    bytes = x_sums + up(groups * kBulkMaxBatch * 4);
+    x_sums = slots + up(max_tiles * kTileRows * max_batch * 4);
+    bytes = x_sums + up(groups * max_batch * 4);
   }
 };
 
 // Registers capped so that one block more than kBlocksPerSm fits under PDL (the next call's).
-template <int kBits, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
+// kTiles n8 tiles of batch (1: batch <= 8, 2: batch <= 16).
+template <int kBits, int kTiles, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
 __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 0))
     weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
                           const __nv_bfloat16* __restrict__ scales,
@@ -813,7 +815,8 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
   constexpr int kStageBytes = kWarps * kChunk;
   extern __shared__ __align__(128) std::uint8_t smem[];
   const int groups = k / kGroup;
-  const BulkLayout layout(kStageBytes, kStages, max_tiles, groups);
+  constexpr int kMaxBatch = 8 * kTiles;
+  const BulkLayout layout(kStageBytes, kStages, max_tiles, groups, kMaxBatch);
   auto* const full = reinterpret_cast<std::uint64_t*>(smem);
   std::uint64_t* const empty = full + kStages;
   std::uint64_t* const scales_ready = empty + kStages;
@@ -871,8 +874,8 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
     asm volatile("griddepcontrol.wait;" ::: "memory");
   constexpr int kConsumers = 32 * kWarps;
   // Zero the slots; sum x per group and batch row (four lanes per (group, row), 32 x each).
-  for (int i = static_cast<int>(threadIdx.x);
-       i < (tile_end - tile_begin) * kTileRows * kBulkMaxBatch; i += kConsumers)
+  for (int i = static_cast<int>(threadIdx.x); i < (tile_end - tile_begin) * kTileRows * kMaxBatch;
+       i += kConsumers)
     slots[i] = 0.0f;
   {
     const int items = groups * batch * 4;
@@ -895,42 +898,54 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
       sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
       sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
       if (item < items && item % 4 == 0)
-        x_sums[(item / 4 / batch) * kBulkMaxBatch + item / 4 % batch] =
+        x_sums[(item / 4 / batch) * kMaxBatch + item / 4 % batch] =
             static_cast<float>(kBulkBias<kBits>) * sum;
     }
   }
   asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
 
   const int g = lane / 4, q = lane % 4;
-  // This thread's B rows (batch g, clamped: columns >= batch are never stored) and C columns.
-  const __nv_bfloat16* const xs = x + static_cast<std::size_t>(min(g, batch - 1)) * k + 32 * q;
-  const int col0 = min(2 * q, batch - 1), col1 = min(2 * q + 1, batch - 1);
+  // This thread's B rows (batch 8t + g, clamped: columns >= batch are never stored) and C
+  // columns (8t + 2q, 8t + 2q + 1, clamped alike).
+  const __nv_bfloat16* xs[kTiles];
+  int cols[kTiles][2];
+#pragma unroll
+  for (int t = 0; t < kTiles; ++t) {
+    xs[t] = x + static_cast<std::size_t>(min(8 * t + g, batch - 1)) * k + 32 * q;
+    cols[t][0] = min(8 * t + 2 * q, batch - 1);
+    cols[t][1] = min(8 * t + 2 * q + 1, batch - 1);
+  }
   if (rounds > 0)
     common::mbarrier_wait_parity(scales_ready, 0);
 
-  float acc[4] = {};
+  float acc[kTiles][4] = {};
   int acc_tile = -1;
-  // A warp's sums of one tile into the tile's slots (rows g, g + 8; columns 2q, 2q + 1 < batch).
+  // A warp's sums of one tile into the tile's slots (rows g, g + 8; columns 8t + 2q (+1) below
+  // the batch).
   const auto flush = [&](int tile) {
-    float* const slot = slots + (tile - tile_begin) * kTileRows * kBulkMaxBatch;
+    float* const slot = slots + (tile - tile_begin) * kTileRows * kMaxBatch;
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      const int col = 2 * q + (e % 2);
-      if (col < batch)
-        atomicAdd(slot + (g + 8 * (e / 2)) * kBulkMaxBatch + col, acc[e]);
-      acc[e] = 0.0f;
-    }
+    for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int col = 8 * t + 2 * q + (e % 2);
+        if (col < batch)
+          atomicAdd(slot + (g + 8 * (e / 2)) * kMaxBatch + col, acc[t][e]);
+        acc[t][e] = 0.0f;
+      }
   };
   for (int j = 0; j < rounds; ++j) {
     const int s = j % kStages;
     const int chunk = chunk_begin + j * kWarps + warp;
     const bool valid = chunk < chunk_end;
     const int tile = chunk / groups, group = chunk % groups;
-    uint4 xg[4];
+    uint4 xg[kTiles][4];
     if (valid) {
 #pragma unroll
-      for (int v = 0; v < 4; ++v)
-        xg[v] = __ldg(reinterpret_cast<const uint4*>(xs + group * kGroup) + v);
+      for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+        for (int v = 0; v < 4; ++v)
+          xg[t][v] = __ldg(reinterpret_cast<const uint4*>(xs[t] + group * kGroup) + v);
       if (tile != acc_tile) {
         if (acc_tile >= 0)
           flush(acc_tile);
@@ -956,14 +971,13 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
       common::mbarrier_arrive(&empty[s]);  // the words are in registers: the stage may refill
     if (!valid)
       continue;
-    // Two independent MMA chains for INT4; INT8 has two already (low and high nibbles).
-    constexpr int kChains = kBits == 4 ? 2 : 1;
-    float chains[kChains][4] = {}, high[kChains][4] = {};
+    // Two independent MMA chains per group: INT4 at one batch tile splits its steps in two;
+    // INT8 has its low and high nibbles, two batch tiles their columns.
+    constexpr int kChains = kBits == 4 && kTiles == 1 ? 2 : 1;
+    float chains[kChains][kTiles][4] = {}, high[kChains][kTiles][4] = {};
 #pragma unroll
     for (int st = 0; st < 8; ++st) {
       std::uint32_t a[4];
-      const uint4& b = xg[st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
-      const std::uint32_t b0 = st % 2 ? b.z : b.x, b1 = st % 2 ? b.w : b.y;
       if constexpr (kBits == 4) {
         const int word = st / 2, p = 2 * (st % 2);
         a[0] = int4_biased_pair(words[0][word], p, magic);
@@ -982,27 +996,37 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
         a_high[1] = int4_biased_pair(words[1][st], 1, magic);
         a_high[2] = int4_biased_pair(words[0][st], 3, magic);
         a_high[3] = int4_biased_pair(words[1][st], 3, magic);
-        common::mma_m16n8k16_bf16(high[st % kChains], a_high, b0, b1);
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t) {
+          const uint4& b = xg[t][st / 2];
+          common::mma_m16n8k16_bf16(high[st % kChains][t], a_high, st % 2 ? b.z : b.x,
+                                    st % 2 ? b.w : b.y);
+        }
       }
-      common::mma_m16n8k16_bf16(chains[st % kChains], a, b0, b1);
+#pragma unroll
+      for (int t = 0; t < kTiles; ++t) {
+        const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
+        common::mma_m16n8k16_bf16(chains[st % kChains][t], a, st % 2 ? b.z : b.x,
+                                  st % 2 ? b.w : b.y);
+      }
     }
     const int local_row = (tile - tile_begin) * kTileRows + g;
     const float scale_lo =
         __uint_as_float(static_cast<std::uint32_t>(s_scales[local_row * groups + group]) << 16);
     const float scale_hi = __uint_as_float(
         static_cast<std::uint32_t>(s_scales[(local_row + 8) * groups + group]) << 16);
-    const float bias0 = x_sums[group * kBulkMaxBatch + col0];
-    const float bias1 = x_sums[group * kBulkMaxBatch + col1];
 #pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      float sum = chains[0][e];
-      if constexpr (kBits == 4)
-        sum += chains[kChains - 1][e];
-      else
-        sum = fmaf(16.0f, high[0][e], sum);
-      sum -= e % 2 ? bias1 : bias0;
-      acc[e] = fmaf(sum, e / 2 ? scale_hi : scale_lo, acc[e]);
-    }
+    for (int t = 0; t < kTiles; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        float sum = chains[0][t][e];
+        if constexpr (kChains == 2)
+          sum += chains[1][t][e];
+        if constexpr (kBits == 8)
+          sum = fmaf(16.0f, high[0][t][e], sum);
+        sum -= x_sums[group * kMaxBatch + cols[t][e % 2]];
+        acc[t][e] = fmaf(sum, e / 2 ? scale_hi : scale_lo, acc[t][e]);
+      }
   }
   if (acc_tile >= 0)
     flush(acc_tile);
@@ -1012,7 +1036,7 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
   for (int i = static_cast<int>(threadIdx.x); i < rows * batch; i += kConsumers) {
     const int b = i / rows, row = i % rows;
     y[static_cast<std::size_t>(b) * n + tile_begin * kTileRows + row] =
-        __float2bfloat16(slots[row * kBulkMaxBatch + b]);
+        __float2bfloat16(slots[row * kMaxBatch + b]);
   }
 }
 
@@ -1149,11 +1173,11 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
-template <int kBits, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
+template <int kBits, int kTiles, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
                                cudaStream_t stream) {
-  if (n % kTileRows != 0 || batch > kBulkMaxBatch)
+  if (n % kTileRows != 0 || batch > 8 * kTiles)
     return cudaErrorInvalidValue;
   int device = 0, sms = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
@@ -1164,8 +1188,8 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   const int tiles = n / kTileRows;
   const int blocks = std::min(tiles, sms * kBlocksPerSm);
   const int max_tiles = (tiles + blocks - 1) / blocks;
-  const BulkLayout layout(kWarps * kChunkBytes<kBits>, kStages, max_tiles, k / kGroup);
-  const auto kernel = weight_only_gemv_bulk<kBits, kWarps, kStages, kBlocksPerSm, kPdl>;
+  const BulkLayout layout(kWarps * kChunkBytes<kBits>, kStages, max_tiles, k / kGroup, 8 * kTiles);
+  const auto kernel = weight_only_gemv_bulk<kBits, kTiles, kWarps, kStages, kBlocksPerSm, kPdl>;
   // Raised when a shape needs more than before (the first call is a warm-up, outside capture);
   // the carveout leaves room for one block more than kBlocksPerSm (a PDL successor's), the rest
   // stays L1 for x.
@@ -1277,9 +1301,32 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
   return cudaErrorInvalidValue;
 }
 
-// <bits, consumer warps (chunks per stage), stages, blocks per SM, PDL>; batch <= 8. INT4: 8 KiB
+// <bits, n8 tiles, consumer warps (chunks per stage), stages, blocks per SM, PDL>. INT4: 8 KiB
 // stages, 6 deep (48 KiB per block in flight, 96 KiB per SM); INT8 (as nibbles): 16 KiB stages,
-// 3 deep. Not yet measured on the GPU.
+// 3 deep; batch 9..16 for INT4 without PDL only. Not yet measured on the GPU.
+namespace {
+
+template <bool kPdl>
+cudaError_t launch_bulk(int bits, const std::uint8_t* w_packed, const __nv_bfloat16* scales,
+                        const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
+                        cudaStream_t stream) {
+  if (batch <= 8)
+    return bits == 4 ? launch_bulk_config<4, 1, 8, 6, 2, kPdl>(w_packed, scales, x, y, n, k, batch,
+                                                               stream)
+                     : launch_bulk_config<8, 1, 8, 3, 2, kPdl>(w_packed, scales, x, y, n, k, batch,
+                                                               stream);
+  // Two batch tiles: INT4 only, without PDL (under PDL's register cap, and for INT8 at all, the
+  // x of two batch tiles spills: ptxas -v).
+  if constexpr (kPdl)
+    return cudaErrorInvalidValue;
+  else
+    return bits == 4 ? launch_bulk_config<4, 2, 8, 6, 2, false>(w_packed, scales, x, y, n, k, batch,
+                                                                stream)
+                     : cudaErrorInvalidValue;
+}
+
+}  // namespace
+
 cudaError_t launch_weight_only_gemv_bulk(int bits, const std::uint8_t* w_packed,
                                          const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                          __nv_bfloat16* y, int n, int k, int batch,
@@ -1287,13 +1334,9 @@ cudaError_t launch_weight_only_gemv_bulk(int bits, const std::uint8_t* w_packed,
   if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 ||
       batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
-  if (bits == 4)
-    return programmatic_launch
-               ? launch_bulk_config<4, 8, 6, 2, true>(w_packed, scales, x, y, n, k, batch, stream)
-               : launch_bulk_config<4, 8, 6, 2, false>(w_packed, scales, x, y, n, k, batch, stream);
   return programmatic_launch
-             ? launch_bulk_config<8, 8, 3, 2, true>(w_packed, scales, x, y, n, k, batch, stream)
-             : launch_bulk_config<8, 8, 3, 2, false>(w_packed, scales, x, y, n, k, batch, stream);
+             ? launch_bulk<true>(bits, w_packed, scales, x, y, n, k, batch, stream)
+             : launch_bulk<false>(bits, w_packed, scales, x, y, n, k, batch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

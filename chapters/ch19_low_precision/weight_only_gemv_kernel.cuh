@@ -60,9 +60,10 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 
 // The bulk kernel: one persistent block per slot (2 per SM), each streaming an equal run of whole
 // 16-row tiles of the packed weights (INT4; INT8 in launch_weight_only_pack_int8_nibbles's form)
-// through a shared-memory ring filled by the copy engine (cp.async.bulk), batch 1..8, N a multiple
-// of 16. `programmatic_launch`: launched with programmatic dependent launch (PDL), the weight
-// copies start before griddepcontrol.wait, x is read and y written only after it. Needs sm_90.
+// through a shared-memory ring filled by the copy engine (cp.async.bulk), batch 1..8 (INT4 without
+// PDL: 1..16), N a multiple of 16. `programmatic_launch`: launched with programmatic dependent
+// launch (PDL), the weight copies start before griddepcontrol.wait, x is read and y written only
+// after it. Needs sm_90.
 cudaError_t launch_weight_only_gemv_bulk(int bits, const std::uint8_t* w_packed,
                                          const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                          __nv_bfloat16* y, int n, int k, int batch,
