@@ -778,9 +778,17 @@ template <int kBits>
 constexpr std::uint32_t kBulkBias = kBits == 4 ? 136u : 2304u;  // INT4; INT8 as nibbles
 
 // Global -> this CTA's shared memory, `bytes` (a multiple of 16, both addresses 16-byte aligned)
-// completing on `bar`; the L2 lines tagged with `policy`.
+// completing on `bar`; the L2 lines tagged with `policy` where `hinted`, else with no hint.
 __device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint32_t bytes,
-                                          std::uint64_t* bar, std::uint64_t policy) {
+                                          std::uint64_t* bar, bool hinted, std::uint64_t policy) {
+  if (!hinted) {
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
+        "[%3];" ::"r"(common::shared_address(dst)),
+        "l"(src), "r"(bytes), "r"(common::shared_address(bar))
+        : "memory");
+    return;
+  }
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint "
                "[%0], [%1], %2, [%3], %4;" ::"r"(common::shared_address(dst)),
                "l"(src), "r"(bytes), "r"(common::shared_address(bar)), "l"(policy)
@@ -808,7 +816,7 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
     weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
                           const __nv_bfloat16* __restrict__ scales,
                           const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, int n,
-                          int k, int batch, int max_tiles, NibbleMagic magic) {
+                          int k, int batch, int max_tiles, bool l2_evict_first, NibbleMagic magic) {
   static_assert(2 * kStages + 1 <= 16, "the barriers fit in the layout's first 128 bytes");
   constexpr int kChunk = kChunkBytes<kBits>;
   constexpr int kLoads = kChunkLoads<kBits>, kPerHalf = kLoads / 2;
@@ -853,7 +861,7 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
       common::mbarrier_arrive_expect_tx(scales_ready, scale_bytes);
       bulk_copy(smem + layout.scales,
                 scales + static_cast<std::size_t>(tile_begin) * kTileRows * groups, scale_bytes,
-                scales_ready, policy);
+                scales_ready, l2_evict_first, policy);
       for (int j = 0; j < rounds; ++j) {
         const int s = j % kStages;
         if (j >= kStages)
@@ -863,7 +871,7 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
             static_cast<std::uint32_t>(min(kWarps, chunk_end - first) * kChunk);
         common::mbarrier_arrive_expect_tx(&full[s], bytes);
         bulk_copy(ring + s * kStageBytes, w_packed + static_cast<std::size_t>(first) * kChunk,
-                  bytes, &full[s], policy);
+                  bytes, &full[s], l2_evict_first, policy);
       }
     }
     return;  // the consumers' barriers below are named ones of kWarps warps
@@ -1176,7 +1184,7 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
 template <int kBits, int kTiles, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
-                               cudaStream_t stream) {
+                               bool l2_evict_first, cudaStream_t stream) {
   if (n % kTileRows != 0 || batch > 8 * kTiles)
     return cudaErrorInvalidValue;
   int device = 0, sms = 0;
@@ -1218,7 +1226,7 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   config.attrs = kPdl ? &programmatic : nullptr;
   config.numAttrs = kPdl ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, batch, max_tiles,
-                            NibbleMagic{0x000F000Fu, 0x43004300u});
+                            l2_evict_first, NibbleMagic{0x000F000Fu, 0x43004300u});
 }
 
 }  // namespace
@@ -1309,19 +1317,19 @@ namespace {
 template <bool kPdl>
 cudaError_t launch_bulk(int bits, const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                         const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
-                        cudaStream_t stream) {
+                        bool l2_evict_first, cudaStream_t stream) {
   if (batch <= 8)
     return bits == 4 ? launch_bulk_config<4, 1, 8, 6, 2, kPdl>(w_packed, scales, x, y, n, k, batch,
-                                                               stream)
+                                                               l2_evict_first, stream)
                      : launch_bulk_config<8, 1, 8, 3, 2, kPdl>(w_packed, scales, x, y, n, k, batch,
-                                                               stream);
+                                                               l2_evict_first, stream);
   // Two batch tiles: INT4 only, without PDL (under PDL's register cap, and for INT8 at all, the
   // x of two batch tiles spills: ptxas -v).
   if constexpr (kPdl)
     return cudaErrorInvalidValue;
   else
     return bits == 4 ? launch_bulk_config<4, 2, 8, 6, 2, false>(w_packed, scales, x, y, n, k, batch,
-                                                                stream)
+                                                                l2_evict_first, stream)
                      : cudaErrorInvalidValue;
 }
 
@@ -1330,13 +1338,15 @@ cudaError_t launch_bulk(int bits, const std::uint8_t* w_packed, const __nv_bfloa
 cudaError_t launch_weight_only_gemv_bulk(int bits, const std::uint8_t* w_packed,
                                          const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                          __nv_bfloat16* y, int n, int k, int batch,
-                                         bool programmatic_launch, cudaStream_t stream) {
+                                         bool programmatic_launch, bool l2_evict_first,
+                                         cudaStream_t stream) {
   if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 ||
       batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
   return programmatic_launch
-             ? launch_bulk<true>(bits, w_packed, scales, x, y, n, k, batch, stream)
-             : launch_bulk<false>(bits, w_packed, scales, x, y, n, k, batch, stream);
+             ? launch_bulk<true>(bits, w_packed, scales, x, y, n, k, batch, l2_evict_first, stream)
+             : launch_bulk<false>(bits, w_packed, scales, x, y, n, k, batch, l2_evict_first,
+                                  stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

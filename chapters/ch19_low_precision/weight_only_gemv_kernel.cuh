@@ -63,11 +63,13 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 // through a shared-memory ring filled by the copy engine (cp.async.bulk), batch 1..8 (INT4 without
 // PDL: 1..16), N a multiple of 16. `programmatic_launch`: launched with programmatic dependent
 // launch (PDL), the weight copies start before griddepcontrol.wait, x is read and y written only
-// after it. Needs sm_90.
+// after it. `l2_evict_first`: the copies tag the weights' L2 lines evict-first (the other
+// kernels' measured choice), else no hint. Needs sm_90.
 cudaError_t launch_weight_only_gemv_bulk(int bits, const std::uint8_t* w_packed,
                                          const __nv_bfloat16* scales, const __nv_bfloat16* x,
                                          __nv_bfloat16* y, int n, int k, int batch,
-                                         bool programmatic_launch, cudaStream_t stream);
+                                         bool programmatic_launch, bool l2_evict_first,
+                                         cudaStream_t stream);
 
 // The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
 // q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).

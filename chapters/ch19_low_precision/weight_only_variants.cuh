@@ -256,7 +256,8 @@ class WeightOnlyDirect
 // a call's weight copies start while the call before it finishes (x read, y written only after
 // that call has completed): the time per call of back-to-back calls, as in a decode step whose
 // kernels all launch this way. Needs sm_90 (cp.async.bulk, mbarrier transaction counts, PDL).
-template <int kBits, int kBatch, bool kPdl, int kWidth = 1>
+// kL2EvictFirst = false: the copies carry no L2 hint (the A/B of the hint for this kernel).
+template <int kBits, int kBatch, bool kPdl, int kWidth = 1, bool kL2EvictFirst = true>
 class WeightOnlyBulk : public WeightOnlyFused<kBits, kBatch, kBits == 8, kWidth> {
   using Problem = WeightOnlyProblem<kBits, kBatch, kWidth>;
 
@@ -271,7 +272,7 @@ class WeightOnlyBulk : public WeightOnlyFused<kBits, kBatch, kBits == 8, kWidth>
   void run(aisp::Context& ctx) override {
     AISP_CUDA_CHECK(launch_weight_only_gemv_bulk(kBits, this->next_w_packed(), this->scales(),
                                                  this->x(), this->y(), Problem::kN, Problem::kK,
-                                                 kBatch, kPdl, ctx.stream()));
+                                                 kBatch, kPdl, kL2EvictFirst, ctx.stream()));
   }
 };
 
