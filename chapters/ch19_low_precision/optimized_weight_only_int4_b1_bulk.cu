@@ -6,5 +6,5 @@
 // launch_weight_only_gemv_bulk).
 #include "weight_only_variants.cuh"
 
-using Variant = aisp::ch19::WeightOnlyBulk<4, 1, false>;
+using Variant = aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkRing::four_stages>;
 AISP_VARIANT(Variant)

@@ -4,5 +4,6 @@
 // cache-hint trap was seen with cp.async, not yet with cp.async.bulk).
 #include "weight_only_variants.cuh"
 
-using Variant = aisp::ch19::WeightOnlyBulk<4, 1, false, 1, false>;
+using Variant =
+    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkRing::four_stages, 1, false>;
 AISP_VARIANT(Variant)

@@ -747,35 +747,33 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 }
 
 // ---- The bulk kernel (launch_weight_only_gemv_bulk) --------------------------------------------
-// One persistent block per slot (kBlocksPerSm per SM, the grid sized to the SM count), each owning
-// an equal run of whole 16-row tiles: with the packed layout a block's weights are ONE contiguous
-// run of bytes (~445 KiB per SM for the INT4 layer), which a single thread streams into a ring of
-// kStages shared-memory stages with the copy engine (cp.async.bulk, L2 evict-first, completing on
-// an mbarrier per stage). The copies cost one instruction per stage, not one per 16 bytes, and the
-// whole ring is in flight from the block's first instruction: kStages · kWarps chunks (48 KiB for
-// INT4: 6 stages of 8 KiB) per block, 96 KiB per SM with 2 blocks, against the ~33 bytes per ns ×
-// ~1-1.5 µs that Little's law asks of an SM at 4.3-4.4 TB/s. Every SM streams the same bytes to
-// within one tile (13 or 14 of 1792 tiles per SM: no tail wave), and the block's scales come in
-// with one more bulk copy at the start.
-// Stage j holds chunks j·kWarps .. j·kWarps + kWarps - 1 of the block's run; consumer warp w takes
-// chunk w of each stage (one 128-k group of one tile), copies its bytes into registers, hands the
-// stage back (one arrival on the stage's empty barrier) and then multiplies: the producer can
-// refill the stage while the warp's MMAs run. A warp's sums for a tile go to the block's per-tile
-// slots in shared memory (red.shared.add) when it moves on to the next tile; one barrier at the
-// end, then the block writes its tiles of y. The INT4 (and INT8-as-nibbles) bias is removed per
-// group with 136 (2304) · sum(x), summed once per block into shared memory while the first stages
-// are in flight.
-// kPdl: launched with programmatic stream serialization (PDL). The block signals its dependents
-// at once (griddepcontrol.launch_dependents), so that the next launch's blocks take the SMs' free
-// slots while this one streams, and starts its weight copies before griddepcontrol.wait: those
-// bytes (and the scales) are read-only for the whole decode step, while x, the previous kernel's
-// output in a real layer chain, and y are touched only after the wait. Back to back, a call's
-// first ~48 KiB per block are then in flight before the call before it has finished: its ramp
-// hides under the other's tail.
-constexpr int kBulkMaxBatch = 16;
-
-template <int kBits>
-constexpr std::uint32_t kBulkBias = kBits == 4 ? 136u : 2304u;  // INT4; INT8 as nibbles
+// INT4, batch <= 8. One persistent block per slot (kBlocksPerSm per SM, the grid sized to the SM
+// count), each owning an equal run of whole 16-row tiles: with the packed layout a block's weights
+// are ONE contiguous run of bytes (~222 KiB per block for the INT4 layer), which a single thread
+// streams with the copy engine (cp.async.bulk, L2 evict-first, completing on an mbarrier per
+// stage) into a ring of kStages stages of kWarps · kChunksPerWarp 1 KiB chunks. The copies cost
+// one instruction per stage, not one per 16 bytes per lane, and the whole ring is requested from
+// the block's first instruction. Every SM streams the same bytes to within one tile (13 or 14 of
+// 1792 tiles per SM: no tail wave).
+// A stage holds kStageChunks consecutive 128-k groups of one tile (the launcher requires the
+// groups per row to be a multiple of it), so the tile and group of every chunk follow from a
+// counter, with no division. Consumer warp w takes chunks kChunksPerWarp·w .. +kChunksPerWarp-1
+// of each stage (adjacent groups: their scales are one 32-bit load per row, their bias terms one
+// 64-bit load): two independent groups in flight per warp, and the per-stage bookkeeping (the
+// barrier wait and hand-back, the loop) paid once for both. The stage is handed back (one arrival
+// per warp on its empty barrier) once the warp's MMAs have consumed the words it loaded from it.
+// A warp's sums for a tile go to the block's per-tile slots in shared memory (red.shared.add) when
+// the stages move on to the next tile; one barrier at the end, then the block writes its rows of
+// y. The nibbles' bias is removed per group with 136 · sum(x), summed once per block into shared
+// memory while the first stages are in flight.
+// First version (one chunk per warp and stage, tile and group by integer division, the stage
+// handed back right after its words were loaded; NVIDIA H200, run 20261124-090011-64e0): 27.6 us
+// at int4_b1 against the ring kernel's 21.8; ncu: 12.8 M warp instructions (ring kernel 7.4 M),
+// ~200 per 1 KiB chunk, 47% issue, DRAM 45%; int4_b4 intermittently and the two-batch-tile form
+// at batch 16 consistently wrong (a stage refilled before all its words were in registers).
+// Launched with programmatic dependent launch (weight copies before griddepcontrol.wait) it was
+// slower still: 33.6 us (int4_b1), 47.7 against 50.7 us only on the 2x wider layer.
+constexpr int kBulkMaxBatch = 8;
 
 // Global -> this CTA's shared memory, `bytes` (a multiple of 16, both addresses 16-byte aligned)
 // completing on `bar`; the L2 lines tagged with `policy` where `hinted`, else with no hint.
@@ -795,36 +793,34 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint3
                : "memory");
 }
 
-// The block's shared memory (dynamic; offsets from BulkLayout).
+// The block's shared memory (dynamic): barriers, the ring, the block's scales, the per-tile
+// slots of y (fp32, [tile][row][batch]), 136 · sum(x) ([batch][group]).
 struct BulkLayout {
   int ring, scales, slots, x_sums, bytes;
-  __host__ __device__ BulkLayout(int stage_bytes, int stages, int max_tiles, int groups,
-                                 int max_batch) {
+  __host__ __device__ BulkLayout(int stage_bytes, int stages, int max_tiles, int groups) {
     const auto up = [](int v) { return (v + 127) / 128 * 128; };
-    ring = 128;  // barriers first: 2 · stages + 1 of 8 bytes (stages <= 7)
+    ring = up((2 * stages + 1) * 8);
     scales = ring + up(stage_bytes * stages);
     slots = scales + up(max_tiles * kTileRows * groups * 2);
-    x_sums = slots + up(max_tiles * kTileRows * max_batch * 4);
-    bytes = x_sums + up(groups * max_batch * 4);
+    x_sums = slots + up(max_tiles * kTileRows * kBulkMaxBatch * 4);
+    bytes = x_sums + up(groups * kBulkMaxBatch * 4);
   }
 };
 
-// Registers capped so that one block more than kBlocksPerSm fits under PDL (the next call's).
-// kTiles n8 tiles of batch (1: batch <= 8, 2: batch <= 16).
-template <int kBits, int kTiles, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
-__global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 0))
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
+__global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
     weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
                           const __nv_bfloat16* __restrict__ scales,
                           const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, int n,
                           int k, int batch, int max_tiles, bool l2_evict_first, NibbleMagic magic) {
-  static_assert(2 * kStages + 1 <= 16, "the barriers fit in the layout's first 128 bytes");
-  constexpr int kChunk = kChunkBytes<kBits>;
-  constexpr int kLoads = kChunkLoads<kBits>, kPerHalf = kLoads / 2;
-  constexpr int kStageBytes = kWarps * kChunk;
+  static_assert(kChunksPerWarp == 2, "adjacent pairs of groups per warp (scales, bias loads)");
+  constexpr int kChunk = kChunkBytes<4>;  // 1 KiB: 16 rows x 128 k
+  constexpr int kStageChunks = kWarps * kChunksPerWarp;
+  constexpr int kStageBytes = kStageChunks * kChunk;
+  constexpr int kConsumers = 32 * kWarps;
   extern __shared__ __align__(128) std::uint8_t smem[];
   const int groups = k / kGroup;
-  constexpr int kMaxBatch = 8 * kTiles;
-  const BulkLayout layout(kStageBytes, kStages, max_tiles, groups, kMaxBatch);
+  const BulkLayout layout(kStageBytes, kStages, max_tiles, groups);
   auto* const full = reinterpret_cast<std::uint64_t*>(smem);
   std::uint64_t* const empty = full + kStages;
   std::uint64_t* const scales_ready = empty + kStages;
@@ -836,12 +832,9 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
   const int tiles = n / kTileRows;
   const int tile_begin = static_cast<int>(static_cast<long long>(blockIdx.x) * tiles / gridDim.x);
   const int tile_end = static_cast<int>(static_cast<long long>(blockIdx.x + 1) * tiles / gridDim.x);
-  const int chunk_begin = tile_begin * groups, chunk_end = tile_end * groups;
-  const int rounds = (chunk_end - chunk_begin + kWarps - 1) / kWarps;
+  const int rounds = (tile_end - tile_begin) * (groups / kStageChunks);
   const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
 
-  if constexpr (kPdl)
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       common::mbarrier_init(&full[s], 1);
@@ -853,7 +846,7 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
   __syncthreads();
 
   if (warp == kWarps) {
-    // The producer: one thread streams the block's run of chunks through the ring.
+    // The producer: one thread streams the block's run of bytes through the ring.
     if (lane == 0 && rounds > 0) {
       const std::uint64_t policy = l2_evict_first_policy();
       const std::uint32_t scale_bytes =
@@ -862,28 +855,22 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
       bulk_copy(smem + layout.scales,
                 scales + static_cast<std::size_t>(tile_begin) * kTileRows * groups, scale_bytes,
                 scales_ready, l2_evict_first, policy);
-      for (int j = 0; j < rounds; ++j) {
+      const std::uint8_t* from = w_packed + static_cast<std::size_t>(tile_begin) * groups * kChunk;
+      for (int j = 0; j < rounds; ++j, from += kStageBytes) {
         const int s = j % kStages;
         if (j >= kStages)
           common::mbarrier_wait_parity(&empty[s], ((j / kStages) - 1) & 1);
-        const int first = chunk_begin + j * kWarps;
-        const std::uint32_t bytes =
-            static_cast<std::uint32_t>(min(kWarps, chunk_end - first) * kChunk);
-        common::mbarrier_arrive_expect_tx(&full[s], bytes);
-        bulk_copy(ring + s * kStageBytes, w_packed + static_cast<std::size_t>(first) * kChunk,
-                  bytes, &full[s], l2_evict_first, policy);
+        common::mbarrier_arrive_expect_tx(&full[s], kStageBytes);
+        bulk_copy(ring + s * kStageBytes, from, kStageBytes, &full[s], l2_evict_first, policy);
       }
     }
     return;  // the consumers' barriers below are named ones of kWarps warps
   }
 
-  // The consumers. x (a previous kernel's output in a layer chain) only after the wait.
-  if constexpr (kPdl)
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-  constexpr int kConsumers = 32 * kWarps;
-  // Zero the slots; sum x per group and batch row (four lanes per (group, row), 32 x each).
-  for (int i = static_cast<int>(threadIdx.x); i < (tile_end - tile_begin) * kTileRows * kMaxBatch;
-       i += kConsumers)
+  // The consumers. Zero the slots; 136 · sum(x) per batch row and group (four lanes per entry,
+  // 32 x each).
+  for (int i = static_cast<int>(threadIdx.x);
+       i < (tile_end - tile_begin) * kTileRows * kBulkMaxBatch; i += kConsumers)
     slots[i] = 0.0f;
   {
     const int items = groups * batch * 4;
@@ -891,7 +878,7 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
       const int item = base + lane;
       float sum = 0.0f;
       if (item < items) {
-        const int entry = item / 4, grp = entry / batch, b = entry % batch;
+        const int entry = item / 4, b = entry / groups, grp = entry % groups;
         const uint4* src = reinterpret_cast<const uint4*>(x + static_cast<std::size_t>(b) * k +
                                                           grp * kGroup + 32 * (item % 4));
 #pragma unroll
@@ -906,145 +893,108 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm + (kPdl ? 1 : 
       sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
       sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
       if (item < items && item % 4 == 0)
-        x_sums[(item / 4 / batch) * kMaxBatch + item / 4 % batch] =
-            static_cast<float>(kBulkBias<kBits>) * sum;
+        x_sums[item / 4] = 136.0f * sum;  // [b][group]: entry = b · groups + group
     }
   }
   asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
 
   const int g = lane / 4, q = lane % 4;
-  // This thread's B rows (batch 8t + g, clamped: columns >= batch are never stored) and C
-  // columns (8t + 2q, 8t + 2q + 1, clamped alike).
-  const __nv_bfloat16* xs[kTiles];
-  int cols[kTiles][2];
-#pragma unroll
-  for (int t = 0; t < kTiles; ++t) {
-    xs[t] = x + static_cast<std::size_t>(min(8 * t + g, batch - 1)) * k + 32 * q;
-    cols[t][0] = min(8 * t + 2 * q, batch - 1);
-    cols[t][1] = min(8 * t + 2 * q + 1, batch - 1);
-  }
+  // This thread's B row (batch g, clamped: columns >= batch are never stored) and C columns.
+  const __nv_bfloat16* const xs = x + static_cast<std::size_t>(min(g, batch - 1)) * k + 32 * q;
+  const float* const bias_lo = x_sums + min(2 * q, batch - 1) * groups;
+  const float* const bias_hi = x_sums + min(2 * q + 1, batch - 1) * groups;
   if (rounds > 0)
     common::mbarrier_wait_parity(scales_ready, 0);
 
-  float acc[kTiles][4] = {};
-  int acc_tile = -1;
-  // A warp's sums of one tile into the tile's slots (rows g, g + 8; columns 8t + 2q (+1) below
-  // the batch).
-  const auto flush = [&](int tile) {
-    float* const slot = slots + (tile - tile_begin) * kTileRows * kMaxBatch;
-#pragma unroll
-    for (int t = 0; t < kTiles; ++t)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int col = 8 * t + 2 * q + (e % 2);
-        if (col < batch)
-          atomicAdd(slot + (g + 8 * (e / 2)) * kMaxBatch + col, acc[t][e]);
-        acc[t][e] = 0.0f;
-      }
-  };
+  float acc[4] = {};
+  int tile = tile_begin;
+  int group = kChunksPerWarp * warp;  // this warp's first group in the current stage
+  const std::uint32_t lane_ring =
+      common::shared_address(ring) + warp * kChunksPerWarp * kChunk + kPieceBytes * lane;
   for (int j = 0; j < rounds; ++j) {
     const int s = j % kStages;
-    const int chunk = chunk_begin + j * kWarps + warp;
-    const bool valid = chunk < chunk_end;
-    const int tile = chunk / groups, group = chunk % groups;
-    uint4 xg[kTiles][4];
-    if (valid) {
+    uint4 xg[kChunksPerWarp][4];
 #pragma unroll
-      for (int t = 0; t < kTiles; ++t)
+    for (int c = 0; c < kChunksPerWarp; ++c)
 #pragma unroll
-        for (int v = 0; v < 4; ++v)
-          xg[t][v] = __ldg(reinterpret_cast<const uint4*>(xs[t] + group * kGroup) + v);
-      if (tile != acc_tile) {
-        if (acc_tile >= 0)
-          flush(acc_tile);
-        acc_tile = tile;
-      }
-    }
+      for (int v = 0; v < 4; ++v)
+        xg[c][v] = __ldg(reinterpret_cast<const uint4*>(xs + (group + c) * kGroup) + v);
+    // Rows g and g + 8 of the tile, both groups: one 32-bit load per row (group is even).
+    const int local_row = (tile - tile_begin) * kTileRows + g;
+    const std::uint32_t scale_lo =
+        *reinterpret_cast<const std::uint32_t*>(s_scales + local_row * groups + group);
+    const std::uint32_t scale_hi =
+        *reinterpret_cast<const std::uint32_t*>(s_scales + (local_row + 8) * groups + group);
+    const float2 b_lo = *reinterpret_cast<const float2*>(bias_lo + group);
+    const float2 b_hi = *reinterpret_cast<const float2*>(bias_hi + group);
+
     common::mbarrier_wait_parity(&full[s], (j / kStages) & 1);
-    std::uint32_t words[2][2 * kLoads];
-    if (valid) {
-      const std::uint32_t from =
-          common::shared_address(ring + s * kStageBytes + warp * kChunk) + kPieceBytes * lane;
+    std::uint32_t words[kChunksPerWarp][2][4];
 #pragma unroll
-      for (int v = 0; v < kLoads; ++v) {
-        std::uint32_t* to = &words[v / kPerHalf][4 * (v % kPerHalf)];
+    for (int c = 0; c < kChunksPerWarp; ++c)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        std::uint32_t* to = words[c][h];
         asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
                      : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
-                     : "r"(from + v * kWarpLoadBytes)
+                     : "r"(lane_ring + s * kStageBytes + c * kChunk + h * kWarpLoadBytes)
                      : "memory");
       }
-    }
+    // Two chains per group, four independent chains per warp.
+    float chains[kChunksPerWarp][2][4] = {};
+#pragma unroll
+    for (int st = 0; st < 8; ++st)
+#pragma unroll
+      for (int c = 0; c < kChunksPerWarp; ++c) {
+        const int word = st / 2, p = 2 * (st % 2);
+        std::uint32_t a[4];
+        a[0] = int4_biased_pair(words[c][0][word], p, magic);
+        a[1] = int4_biased_pair(words[c][1][word], p, magic);
+        a[2] = int4_biased_pair(words[c][0][word], p + 1, magic);
+        a[3] = int4_biased_pair(words[c][1][word], p + 1, magic);
+        const uint4& b = xg[c][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
+        common::mma_m16n8k16_bf16(chains[c][st % 2], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
+      }
+    // Every word of the stage that this warp reads has been consumed by an MMA above: hand the
+    // stage back (the arrive, a release, orders those reads before the producer's next copy).
     __syncwarp();
     if (lane == 0)
-      common::mbarrier_arrive(&empty[s]);  // the words are in registers: the stage may refill
-    if (!valid)
-      continue;
-    // Two independent MMA chains per group: INT4 at one batch tile splits its steps in two;
-    // INT8 has its low and high nibbles, two batch tiles their columns.
-    constexpr int kChains = kBits == 4 && kTiles == 1 ? 2 : 1;
-    float chains[kChains][kTiles][4] = {}, high[kChains][kTiles][4] = {};
+      common::mbarrier_arrive(&empty[s]);
 #pragma unroll
-    for (int st = 0; st < 8; ++st) {
-      std::uint32_t a[4];
-      if constexpr (kBits == 4) {
-        const int word = st / 2, p = 2 * (st % 2);
-        a[0] = int4_biased_pair(words[0][word], p, magic);
-        a[1] = int4_biased_pair(words[1][word], p, magic);
-        a[2] = int4_biased_pair(words[0][word], p + 1, magic);
-        a[3] = int4_biased_pair(words[1][word], p + 1, magic);
-      } else {
-        // INT8 as nibbles (launch_weight_only_pack_int8_nibbles): word st holds k = 32q + 4st +
-        // {0, 2, 1, 3} as bytes u = q + 128; pairs 0 / 2 are low nibbles, 1 / 3 high ones.
-        std::uint32_t a_high[4];
-        a[0] = int4_biased_pair(words[0][st], 0, magic);
-        a[1] = int4_biased_pair(words[1][st], 0, magic);
-        a[2] = int4_biased_pair(words[0][st], 2, magic);
-        a[3] = int4_biased_pair(words[1][st], 2, magic);
-        a_high[0] = int4_biased_pair(words[0][st], 1, magic);
-        a_high[1] = int4_biased_pair(words[1][st], 1, magic);
-        a_high[2] = int4_biased_pair(words[0][st], 3, magic);
-        a_high[3] = int4_biased_pair(words[1][st], 3, magic);
-#pragma unroll
-        for (int t = 0; t < kTiles; ++t) {
-          const uint4& b = xg[t][st / 2];
-          common::mma_m16n8k16_bf16(high[st % kChains][t], a_high, st % 2 ? b.z : b.x,
-                                    st % 2 ? b.w : b.y);
-        }
-      }
-#pragma unroll
-      for (int t = 0; t < kTiles; ++t) {
-        const uint4& b = xg[t][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
-        common::mma_m16n8k16_bf16(chains[st % kChains][t], a, st % 2 ? b.z : b.x,
-                                  st % 2 ? b.w : b.y);
-      }
-    }
-    const int local_row = (tile - tile_begin) * kTileRows + g;
-    const float scale_lo =
-        __uint_as_float(static_cast<std::uint32_t>(s_scales[local_row * groups + group]) << 16);
-    const float scale_hi = __uint_as_float(
-        static_cast<std::uint32_t>(s_scales[(local_row + 8) * groups + group]) << 16);
-#pragma unroll
-    for (int t = 0; t < kTiles; ++t)
+    for (int c = 0; c < kChunksPerWarp; ++c) {
+      // bf16 -> fp32 is the bf16's bits in the high half of the word.
+      const float s_lo = __uint_as_float(c ? scale_lo & 0xFFFF0000u : scale_lo << 16);
+      const float s_hi = __uint_as_float(c ? scale_hi & 0xFFFF0000u : scale_hi << 16);
+      const float bias0 = c ? b_lo.y : b_lo.x, bias1 = c ? b_hi.y : b_hi.x;
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
-        float sum = chains[0][t][e];
-        if constexpr (kChains == 2)
-          sum += chains[1][t][e];
-        if constexpr (kBits == 8)
-          sum = fmaf(16.0f, high[0][t][e], sum);
-        sum -= x_sums[group * kMaxBatch + cols[t][e % 2]];
-        acc[t][e] = fmaf(sum, e / 2 ? scale_hi : scale_lo, acc[t][e]);
+        const float sum = chains[c][0][e] + chains[c][1][e] - (e % 2 ? bias1 : bias0);
+        acc[e] = fmaf(sum, e / 2 ? s_hi : s_lo, acc[e]);
       }
+    }
+    group += kStageChunks;
+    if (group >= groups) {
+      // The stages move on to the next tile: this warp's sums of this one into its slots (rows
+      // g, g + 8; columns 2q, 2q + 1 below the batch).
+      float* const slot = slots + (tile - tile_begin) * kTileRows * kBulkMaxBatch;
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int col = 2 * q + (e % 2);
+        if (col < batch)
+          atomicAdd(slot + (g + 8 * (e / 2)) * kBulkMaxBatch + col, acc[e]);
+        acc[e] = 0.0f;
+      }
+      group -= groups;
+      ++tile;
+    }
   }
-  if (acc_tile >= 0)
-    flush(acc_tile);
   asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
   // y (batch-major): row index fastest, so the stores of a warp are contiguous.
   const int rows = (tile_end - tile_begin) * kTileRows;
   for (int i = static_cast<int>(threadIdx.x); i < rows * batch; i += kConsumers) {
     const int b = i / rows, row = i % rows;
     y[static_cast<std::size_t>(b) * n + tile_begin * kTileRows + row] =
-        __float2bfloat16(slots[row * kMaxBatch + b]);
+        __float2bfloat16(slots[row * kBulkMaxBatch + b]);
   }
 }
 
@@ -1181,11 +1131,12 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
-template <int kBits, int kTiles, int kWarps, int kStages, int kBlocksPerSm, bool kPdl>
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
                                bool l2_evict_first, cudaStream_t stream) {
-  if (n % kTileRows != 0 || batch > 8 * kTiles)
+  constexpr int kStageChunks = kWarps * kChunksPerWarp;
+  if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
   int device = 0, sms = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
@@ -1196,37 +1147,28 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   const int tiles = n / kTileRows;
   const int blocks = std::min(tiles, sms * kBlocksPerSm);
   const int max_tiles = (tiles + blocks - 1) / blocks;
-  const BulkLayout layout(kWarps * kChunkBytes<kBits>, kStages, max_tiles, k / kGroup, 8 * kTiles);
-  const auto kernel = weight_only_gemv_bulk<kBits, kTiles, kWarps, kStages, kBlocksPerSm, kPdl>;
+  const BulkLayout layout(kStageChunks * kChunkBytes<4>, kStages, max_tiles, k / kGroup);
+  const auto kernel = weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm>;
   // Raised when a shape needs more than before (the first call is a warm-up, outside capture);
-  // the carveout leaves room for one block more than kBlocksPerSm (a PDL successor's), the rest
-  // stays L1 for x.
+  // the carveout leaves room for kBlocksPerSm blocks, the rest stays L1 for x.
   static int allowed_bytes = 0;
   if (layout.bytes > allowed_bytes) {
     if (const cudaError_t e =
             cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, layout.bytes);
         e != cudaSuccess)
       return e;
-    const int percent = std::min(
-        100, (100 * (kBlocksPerSm + 1) * (layout.bytes + 1024) + 228 * 1024 - 1) / (228 * 1024));
+    const int percent =
+        std::min(100, (100 * kBlocksPerSm * (layout.bytes + 1024) + 228 * 1024 - 1) / (228 * 1024));
     if (const cudaError_t e =
             cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent);
         e != cudaSuccess)
       return e;
     allowed_bytes = layout.bytes;
   }
-  cudaLaunchAttribute programmatic{};
-  programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  programmatic.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(blocks));
-  config.blockDim = dim3(32 * (kWarps + 1));
-  config.dynamicSmemBytes = static_cast<std::size_t>(layout.bytes);
-  config.stream = stream;
-  config.attrs = kPdl ? &programmatic : nullptr;
-  config.numAttrs = kPdl ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, batch, max_tiles,
-                            l2_evict_first, NibbleMagic{0x000F000Fu, 0x43004300u});
+  kernel<<<blocks, 32 * (kWarps + 1), layout.bytes, stream>>>(
+      w_packed, scales, x, y, n, k, batch, max_tiles, l2_evict_first,
+      NibbleMagic{0x000F000Fu, 0x43004300u});
+  return cudaGetLastError();
 }
 
 }  // namespace
@@ -1309,44 +1251,25 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
   return cudaErrorInvalidValue;
 }
 
-// <bits, n8 tiles, consumer warps (chunks per stage), stages, blocks per SM, PDL>. INT4: 8 KiB
-// stages, 6 deep (48 KiB per block in flight, 96 KiB per SM); INT8 (as nibbles): 16 KiB stages,
-// 3 deep; batch 9..16 for INT4 without PDL only. Not yet measured on the GPU.
-namespace {
-
-template <bool kPdl>
-cudaError_t launch_bulk(int bits, const std::uint8_t* w_packed, const __nv_bfloat16* scales,
-                        const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
-                        bool l2_evict_first, cudaStream_t stream) {
-  if (batch <= 8)
-    return bits == 4 ? launch_bulk_config<4, 1, 8, 6, 2, kPdl>(w_packed, scales, x, y, n, k, batch,
-                                                               l2_evict_first, stream)
-                     : launch_bulk_config<8, 1, 8, 3, 2, kPdl>(w_packed, scales, x, y, n, k, batch,
-                                                               l2_evict_first, stream);
-  // Two batch tiles: INT4 only, without PDL (under PDL's register cap, and for INT8 at all, the
-  // x of two batch tiles spills: ptxas -v).
-  if constexpr (kPdl)
-    return cudaErrorInvalidValue;
-  else
-    return bits == 4 ? launch_bulk_config<4, 2, 8, 6, 2, false>(w_packed, scales, x, y, n, k, batch,
-                                                                l2_evict_first, stream)
-                     : cudaErrorInvalidValue;
-}
-
-}  // namespace
-
-cudaError_t launch_weight_only_gemv_bulk(int bits, const std::uint8_t* w_packed,
-                                         const __nv_bfloat16* scales, const __nv_bfloat16* x,
-                                         __nv_bfloat16* y, int n, int k, int batch,
-                                         bool programmatic_launch, bool l2_evict_first,
+// <consumer warps, chunks per warp, stages, blocks per SM>, INT4, batch <= 8: stages of 16 KiB
+// (16 groups of one tile), 2 blocks per SM; four_stages: 64 KiB per block (128 KiB per SM) in the
+// ring, six_stages: 96 KiB (192 KiB per SM). Registers (ptxas -v, sm_90a, nvcc 13.0): see the
+// variant files; no spills.
+cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
+                                         const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
+                                         int batch, WeightOnlyBulkRing ring, bool l2_evict_first,
                                          cudaStream_t stream) {
-  if ((bits != 4 && bits != 8) || n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 ||
-      batch > kBulkMaxBatch)
+  if (n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
-  return programmatic_launch
-             ? launch_bulk<true>(bits, w_packed, scales, x, y, n, k, batch, l2_evict_first, stream)
-             : launch_bulk<false>(bits, w_packed, scales, x, y, n, k, batch, l2_evict_first,
-                                  stream);
+  switch (ring) {
+  case WeightOnlyBulkRing::four_stages:
+    return launch_bulk_config<8, 2, 4, 2>(w_packed, scales, x, y, n, k, batch, l2_evict_first,
+                                          stream);
+  case WeightOnlyBulkRing::six_stages:
+    return launch_bulk_config<8, 2, 6, 2>(w_packed, scales, x, y, n, k, batch, l2_evict_first,
+                                          stream);
+  }
+  return cudaErrorInvalidValue;
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

@@ -250,16 +250,14 @@ class WeightOnlyDirect
   }
 };
 
-// The same packed weights streamed by the bulk kernel (launch_weight_only_gemv_bulk): persistent
-// blocks, each a contiguous run of whole tiles copied by the copy engine into a shared-memory ring;
-// INT8 packed as nibbles. kPdl: launched with programmatic dependent launch, so under graph replay
-// a call's weight copies start while the call before it finishes (x read, y written only after
-// that call has completed): the time per call of back-to-back calls, as in a decode step whose
-// kernels all launch this way. Needs sm_90 (cp.async.bulk, mbarrier transaction counts, PDL).
-// kL2EvictFirst = false: the copies carry no L2 hint (the A/B of the hint for this kernel).
-template <int kBits, int kBatch, bool kPdl, int kWidth = 1, bool kL2EvictFirst = true>
-class WeightOnlyBulk : public WeightOnlyFused<kBits, kBatch, kBits == 8, kWidth> {
-  using Problem = WeightOnlyProblem<kBits, kBatch, kWidth>;
+// The same packed INT4 weights streamed by the bulk kernel (launch_weight_only_gemv_bulk):
+// persistent blocks, each a contiguous run of whole tiles copied by the copy engine into a
+// shared-memory ring. kRing: its depth; kL2EvictFirst = false: the copies carry no L2 hint (the
+// hint's A/B for this kernel). Needs sm_90 (cp.async.bulk, mbarrier transaction counts).
+template <int kBatch, aisp::ch19::WeightOnlyBulkRing kRing, int kWidth = 1,
+          bool kL2EvictFirst = true>
+class WeightOnlyBulk : public WeightOnlyFused<4, kBatch, false, kWidth> {
+  using Problem = WeightOnlyProblem<4, kBatch, kWidth>;
 
  public:
   aisp::Requirements requirements() const override {
@@ -270,9 +268,9 @@ class WeightOnlyBulk : public WeightOnlyFused<kBits, kBatch, kBits == 8, kWidth>
   }
 
   void run(aisp::Context& ctx) override {
-    AISP_CUDA_CHECK(launch_weight_only_gemv_bulk(kBits, this->next_w_packed(), this->scales(),
-                                                 this->x(), this->y(), Problem::kN, Problem::kK,
-                                                 kBatch, kPdl, kL2EvictFirst, ctx.stream()));
+    AISP_CUDA_CHECK(launch_weight_only_gemv_bulk(this->next_w_packed(), this->scales(), this->x(),
+                                                 this->y(), Problem::kN, Problem::kK, kBatch, kRing,
+                                                 kL2EvictFirst, ctx.stream()));
   }
 };
 
