@@ -5,5 +5,5 @@
 #include "weight_only_variants.cuh"
 
 using Variant =
-    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkRing::four_stages, 1, false>;
+    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkRing::four_stages, 1, false, false>;
 AISP_VARIANT(Variant)

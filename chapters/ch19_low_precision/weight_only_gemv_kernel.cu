@@ -772,7 +772,15 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 // ~200 per 1 KiB chunk, 47% issue, DRAM 45%; int4_b4 intermittently and the two-batch-tile form
 // at batch 16 consistently wrong (a stage refilled before all its words were in registers).
 // Launched with programmatic dependent launch (weight copies before griddepcontrol.wait) it was
-// slower still: 33.6 us (int4_b1), 47.7 against 50.7 us only on the 2x wider layer.
+// slower still: 33.6 us (int4_b1), 47.7 against 50.7 us only on the 2x wider layer; that form let
+// a third block (the next call's) onto each SM.
+// PDL (launch_weight_only_gemv_bulk's programmatic_launch): each block lets the next launch start
+// at once (griddepcontrol.launch_dependents), and its producer starts the weight and scale copies
+// without waiting; the consumers read x (a previous kernel's output in a layer chain) and write
+// y only after griddepcontrol.wait, i.e. once the grid before has completed and its writes are
+// visible. Two blocks fill an SM's registers, so the next call's blocks start only where one of
+// this call's has exited: its ramp overlaps this call's tail. Launched without the attribute, both
+// instructions do nothing.
 constexpr int kBulkMaxBatch = 8;
 
 // Global -> this CTA's shared memory, `bytes` (a multiple of 16, both addresses 16-byte aligned)
@@ -835,6 +843,7 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
   const int rounds = (tile_end - tile_begin) * (groups / kStageChunks);
   const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
 
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
       common::mbarrier_init(&full[s], 1);
@@ -867,8 +876,9 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
     return;  // the consumers' barriers below are named ones of kWarps warps
   }
 
-  // The consumers. Zero the slots; 136 · sum(x) per batch row and group (four lanes per entry,
-  // 32 x each).
+  // The consumers: x and y only once the grid before has completed (PDL; a no-op otherwise).
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  // Zero the slots; 136 · sum(x) per batch row and group (four lanes per entry, 32 x each).
   for (int i = static_cast<int>(threadIdx.x);
        i < (tile_end - tile_begin) * kTileRows * kBulkMaxBatch; i += kConsumers)
     slots[i] = 0.0f;
@@ -1134,7 +1144,7 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
 template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
-                               bool l2_evict_first, cudaStream_t stream) {
+                               bool programmatic_launch, bool l2_evict_first, cudaStream_t stream) {
   constexpr int kStageChunks = kWarps * kChunksPerWarp;
   if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
@@ -1165,10 +1175,18 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
       return e;
     allowed_bytes = layout.bytes;
   }
-  kernel<<<blocks, 32 * (kWarps + 1), layout.bytes, stream>>>(
-      w_packed, scales, x, y, n, k, batch, max_tiles, l2_evict_first,
-      NibbleMagic{0x000F000Fu, 0x43004300u});
-  return cudaGetLastError();
+  cudaLaunchAttribute programmatic{};
+  programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  programmatic.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(32 * (kWarps + 1));
+  config.dynamicSmemBytes = static_cast<std::size_t>(layout.bytes);
+  config.stream = stream;
+  config.attrs = programmatic_launch ? &programmatic : nullptr;
+  config.numAttrs = programmatic_launch ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, batch, max_tiles,
+                            l2_evict_first, NibbleMagic{0x000F000Fu, 0x43004300u});
 }
 
 }  // namespace
@@ -1257,17 +1275,18 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 // variant files; no spills.
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, WeightOnlyBulkRing ring, bool l2_evict_first,
+                                         int batch, WeightOnlyBulkRing ring,
+                                         bool programmatic_launch, bool l2_evict_first,
                                          cudaStream_t stream) {
   if (n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
   switch (ring) {
   case WeightOnlyBulkRing::four_stages:
-    return launch_bulk_config<8, 2, 4, 2>(w_packed, scales, x, y, n, k, batch, l2_evict_first,
-                                          stream);
+    return launch_bulk_config<8, 2, 4, 2>(w_packed, scales, x, y, n, k, batch, programmatic_launch,
+                                          l2_evict_first, stream);
   case WeightOnlyBulkRing::six_stages:
-    return launch_bulk_config<8, 2, 6, 2>(w_packed, scales, x, y, n, k, batch, l2_evict_first,
-                                          stream);
+    return launch_bulk_config<8, 2, 6, 2>(w_packed, scales, x, y, n, k, batch, programmatic_launch,
+                                          l2_evict_first, stream);
   }
   return cudaErrorInvalidValue;
 }

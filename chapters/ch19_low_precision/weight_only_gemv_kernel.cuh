@@ -62,13 +62,16 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 // equal run of whole 16-row tiles of the packed weights through a shared-memory ring that the copy
 // engine fills (cp.async.bulk), each consumer warp taking two adjacent 128-k groups per stage. N a
 // multiple of 16, K of 2048 (a stage is 16 groups of one tile). `ring`: 4 or 6 stages of 16 KiB;
-// `l2_evict_first`: the copies tag the weights' L2 lines evict-first (the other kernels' measured
-// choice), else no hint. Needs sm_90.
+// `programmatic_launch`: launched with programmatic dependent launch (PDL): the weight copies
+// start before griddepcontrol.wait, x is read and y written only after it; `l2_evict_first`: the
+// copies tag the weights' L2 lines evict-first (the other kernels' measured choice), else no hint.
+// Needs sm_90.
 enum class WeightOnlyBulkRing { four_stages, six_stages };
 
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, WeightOnlyBulkRing ring, bool l2_evict_first,
+                                         int batch, WeightOnlyBulkRing ring,
+                                         bool programmatic_launch, bool l2_evict_first,
                                          cudaStream_t stream);
 
 // The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
