@@ -6,5 +6,6 @@
 // launch_weight_only_gemv_bulk).
 #include "weight_only_variants.cuh"
 
-using Variant = aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkRing::four_stages>;
+using Variant =
+    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkShape::half_tile_stages, false>;
 AISP_VARIANT(Variant)

@@ -784,17 +784,11 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 constexpr int kBulkMaxBatch = 8;
 
 // Global -> this CTA's shared memory, `bytes` (a multiple of 16, both addresses 16-byte aligned)
-// completing on `bar`; the L2 lines tagged with `policy` where `hinted`, else with no hint.
+// completing on `bar`; the L2 lines tagged with `policy` (evict-first here, like the other
+// kernels' weights; measured neutral for this kernel: 22.1 us without the hint against 22.2 with
+// it, int4_b1, run 20261124-091514-6b9d).
 __device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint32_t bytes,
-                                          std::uint64_t* bar, bool hinted, std::uint64_t policy) {
-  if (!hinted) {
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
-        "[%3];" ::"r"(common::shared_address(dst)),
-        "l"(src), "r"(bytes), "r"(common::shared_address(bar))
-        : "memory");
-    return;
-  }
+                                          std::uint64_t* bar, std::uint64_t policy) {
   asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint "
                "[%0], [%1], %2, [%3], %4;" ::"r"(common::shared_address(dst)),
                "l"(src), "r"(bytes), "r"(common::shared_address(bar)), "l"(policy)
@@ -815,12 +809,15 @@ struct BulkLayout {
   }
 };
 
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
+// kWholeTile: a stage is one whole tile (the launcher checks groups == kWarps · kChunksPerWarp),
+// so each warp multiplies the same two groups of every tile: their x and bias terms are loaded
+// once, before the loop, and stay in registers.
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, bool kWholeTile>
 __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
     weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
                           const __nv_bfloat16* __restrict__ scales,
                           const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, int n,
-                          int k, int batch, int max_tiles, bool l2_evict_first, NibbleMagic magic) {
+                          int k, int batch, int max_tiles, NibbleMagic magic) {
   static_assert(kChunksPerWarp == 2, "adjacent pairs of groups per warp (scales, bias loads)");
   constexpr int kChunk = kChunkBytes<4>;  // 1 KiB: 16 rows x 128 k
   constexpr int kStageChunks = kWarps * kChunksPerWarp;
@@ -863,14 +860,14 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
       common::mbarrier_arrive_expect_tx(scales_ready, scale_bytes);
       bulk_copy(smem + layout.scales,
                 scales + static_cast<std::size_t>(tile_begin) * kTileRows * groups, scale_bytes,
-                scales_ready, l2_evict_first, policy);
+                scales_ready, policy);
       const std::uint8_t* from = w_packed + static_cast<std::size_t>(tile_begin) * groups * kChunk;
       for (int j = 0; j < rounds; ++j, from += kStageBytes) {
         const int s = j % kStages;
         if (j >= kStages)
           common::mbarrier_wait_parity(&empty[s], ((j / kStages) - 1) & 1);
         common::mbarrier_arrive_expect_tx(&full[s], kStageBytes);
-        bulk_copy(ring + s * kStageBytes, from, kStageBytes, &full[s], l2_evict_first, policy);
+        bulk_copy(ring + s * kStageBytes, from, kStageBytes, &full[s], policy);
       }
     }
     return;  // the consumers' barriers below are named ones of kWarps warps
@@ -921,22 +918,30 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
   int group = kChunksPerWarp * warp;  // this warp's first group in the current stage
   const std::uint32_t lane_ring =
       common::shared_address(ring) + warp * kChunksPerWarp * kChunk + kPieceBytes * lane;
-  for (int j = 0; j < rounds; ++j) {
-    const int s = j % kStages;
-    uint4 xg[kChunksPerWarp][4];
+  // This warp's x (B fragments) and bias terms of its groups in the stage.
+  uint4 xg[kChunksPerWarp][4];
+  float2 b_lo, b_hi;
+  const auto load_x_and_bias = [&] {
 #pragma unroll
     for (int c = 0; c < kChunksPerWarp; ++c)
 #pragma unroll
       for (int v = 0; v < 4; ++v)
         xg[c][v] = __ldg(reinterpret_cast<const uint4*>(xs + (group + c) * kGroup) + v);
+    b_lo = *reinterpret_cast<const float2*>(bias_lo + group);
+    b_hi = *reinterpret_cast<const float2*>(bias_hi + group);
+  };
+  if constexpr (kWholeTile)
+    load_x_and_bias();
+  for (int j = 0; j < rounds; ++j) {
+    const int s = j % kStages;
+    if constexpr (!kWholeTile)
+      load_x_and_bias();
     // Rows g and g + 8 of the tile, both groups: one 32-bit load per row (group is even).
     const int local_row = (tile - tile_begin) * kTileRows + g;
     const std::uint32_t scale_lo =
         *reinterpret_cast<const std::uint32_t*>(s_scales + local_row * groups + group);
     const std::uint32_t scale_hi =
         *reinterpret_cast<const std::uint32_t*>(s_scales + (local_row + 8) * groups + group);
-    const float2 b_lo = *reinterpret_cast<const float2*>(bias_lo + group);
-    const float2 b_hi = *reinterpret_cast<const float2*>(bias_hi + group);
 
     common::mbarrier_wait_parity(&full[s], (j / kStages) & 1);
     std::uint32_t words[kChunksPerWarp][2][4];
@@ -1141,12 +1146,13 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, bool kWholeTile>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
-                               bool programmatic_launch, bool l2_evict_first, cudaStream_t stream) {
+                               bool programmatic_launch, cudaStream_t stream) {
   constexpr int kStageChunks = kWarps * kChunksPerWarp;
-  if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0 || batch > kBulkMaxBatch)
+  if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0 ||
+      (kWholeTile && k / kGroup != kStageChunks) || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
   int device = 0, sms = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
@@ -1158,7 +1164,8 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   const int blocks = std::min(tiles, sms * kBlocksPerSm);
   const int max_tiles = (tiles + blocks - 1) / blocks;
   const BulkLayout layout(kStageChunks * kChunkBytes<4>, kStages, max_tiles, k / kGroup);
-  const auto kernel = weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm>;
+  const auto kernel =
+      weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm, kWholeTile>;
   // Raised when a shape needs more than before (the first call is a warm-up, outside capture);
   // the carveout leaves room for kBlocksPerSm blocks, the rest stays L1 for x.
   static int allowed_bytes = 0;
@@ -1186,7 +1193,7 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   config.attrs = programmatic_launch ? &programmatic : nullptr;
   config.numAttrs = programmatic_launch ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, batch, max_tiles,
-                            l2_evict_first, NibbleMagic{0x000F000Fu, 0x43004300u});
+                            NibbleMagic{0x000F000Fu, 0x43004300u});
 }
 
 }  // namespace
@@ -1269,24 +1276,32 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
   return cudaErrorInvalidValue;
 }
 
-// <consumer warps, chunks per warp, stages, blocks per SM>, INT4, batch <= 8: stages of 16 KiB
-// (16 groups of one tile), 2 blocks per SM; four_stages: 64 KiB per block (128 KiB per SM) in the
-// ring, six_stages: 96 KiB (192 KiB per SM). Registers (ptxas -v, sm_90a, nvcc 13.0): see the
-// variant files; no spills.
+// <consumer warps, chunks per warp, stages, blocks per SM, whole-tile stages>, INT4, batch <= 8.
+// Registers (ptxas -v, nvcc 13.0, sm_90a / sm_100a), no spills: half_tile_stages 92 / 94,
+// whole_tile_stages: see the launcher's shapes in weight_only_gemv_kernel.cuh.
+//   half_tile_stages   2 blocks per SM of 8 consumer warps, 4 stages of 16 KiB (16 groups of a
+//                      tile; K a multiple of 2048): 128 KiB per SM in the ring, x loaded per
+//                      stage;
+//   whole_tile_stages  1 block per SM of 16 consumer warps, 4 stages of one whole tile (K = 4096:
+//                      32 KiB): 128 KiB per SM, each warp's x and bias terms in registers for
+//                      the whole call.
+// Measured and dropped (NVIDIA H200, run 20261124-091514-6b9d, half-tile stages): 6 stages
+// (192 KiB per SM) 22.8 us at int4_b1 against 22.2 with 4; no L2 hint 22.1 (the evict-first hint
+// does not matter here); batch 4 30.3 us against the direct kernel's 23.3 (x through L1 per
+// stage, 4 rows).
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, WeightOnlyBulkRing ring,
-                                         bool programmatic_launch, bool l2_evict_first,
-                                         cudaStream_t stream) {
+                                         int batch, WeightOnlyBulkShape shape,
+                                         bool programmatic_launch, cudaStream_t stream) {
   if (n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
-  switch (ring) {
-  case WeightOnlyBulkRing::four_stages:
-    return launch_bulk_config<8, 2, 4, 2>(w_packed, scales, x, y, n, k, batch, programmatic_launch,
-                                          l2_evict_first, stream);
-  case WeightOnlyBulkRing::six_stages:
-    return launch_bulk_config<8, 2, 6, 2>(w_packed, scales, x, y, n, k, batch, programmatic_launch,
-                                          l2_evict_first, stream);
+  switch (shape) {
+  case WeightOnlyBulkShape::half_tile_stages:
+    return launch_bulk_config<8, 2, 4, 2, false>(w_packed, scales, x, y, n, k, batch,
+                                                 programmatic_launch, stream);
+  case WeightOnlyBulkShape::whole_tile_stages:
+    return launch_bulk_config<16, 2, 4, 1, true>(w_packed, scales, x, y, n, k, batch,
+                                                 programmatic_launch, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -58,21 +58,22 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
                                            __nv_bfloat16* y, int n, int k, int batch,
                                            WeightOnlyDirectShape shape, cudaStream_t stream);
 
-// The bulk kernel: INT4, batch 1..8; one persistent block per slot (2 per SM), each streaming an
+// The bulk kernel: INT4, batch 1..8; persistent blocks sized to the SM count, each streaming an
 // equal run of whole 16-row tiles of the packed weights through a shared-memory ring that the copy
-// engine fills (cp.async.bulk), each consumer warp taking two adjacent 128-k groups per stage. N a
-// multiple of 16, K of 2048 (a stage is 16 groups of one tile). `ring`: 4 or 6 stages of 16 KiB;
-// `programmatic_launch`: launched with programmatic dependent launch (PDL): the weight copies
-// start before griddepcontrol.wait, x is read and y written only after it; `l2_evict_first`: the
-// copies tag the weights' L2 lines evict-first (the other kernels' measured choice), else no hint.
+// engine fills (cp.async.bulk, L2 evict-first), each consumer warp taking two adjacent 128-k
+// groups per stage. `shape` (the configurations are listed at the launcher):
+//   half_tile_stages   2 blocks per SM, stages of 16 groups of a tile (K a multiple of 2048);
+//   whole_tile_stages  1 block per SM of 16 consumer warps, a stage is a whole tile (K = 4096), so
+//                      each warp keeps its two groups' x in registers for the whole call.
+// N a multiple of 16. `programmatic_launch`: launched with programmatic dependent launch (PDL):
+// the weight copies start before griddepcontrol.wait, x is read and y written only after it.
 // Needs sm_90.
-enum class WeightOnlyBulkRing { four_stages, six_stages };
+enum class WeightOnlyBulkShape { half_tile_stages, whole_tile_stages };
 
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, WeightOnlyBulkRing ring,
-                                         bool programmatic_launch, bool l2_evict_first,
-                                         cudaStream_t stream);
+                                         int batch, WeightOnlyBulkShape shape,
+                                         bool programmatic_launch, cudaStream_t stream);
 
 // The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
 // q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
