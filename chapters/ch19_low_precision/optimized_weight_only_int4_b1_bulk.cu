@@ -6,6 +6,5 @@
 // launch_weight_only_gemv_bulk).
 #include "weight_only_variants.cuh"
 
-using Variant =
-    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkShape::half_tile_stages, false>;
+using Variant = aisp::ch19::WeightOnlyBulk<1, false>;
 AISP_VARIANT(Variant)

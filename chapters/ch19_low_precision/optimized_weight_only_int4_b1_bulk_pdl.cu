@@ -6,6 +6,5 @@
 // (weight_only_gemv_kernel.cu, launch_weight_only_gemv_bulk).
 #include "weight_only_variants.cuh"
 
-using Variant =
-    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkShape::half_tile_stages, true>;
+using Variant = aisp::ch19::WeightOnlyBulk<1, true>;
 AISP_VARIANT(Variant)

@@ -2,6 +2,5 @@
 // twice the tiles (weight_only_gemv_kernel.cu, launch_weight_only_gemv_bulk).
 #include "weight_only_variants.cuh"
 
-using Variant =
-    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkShape::half_tile_stages, false, 2>;
+using Variant = aisp::ch19::WeightOnlyBulk<1, false, 2>;
 AISP_VARIANT(Variant)

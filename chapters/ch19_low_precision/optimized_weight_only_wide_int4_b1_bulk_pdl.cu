@@ -2,6 +2,5 @@
 // programmatic dependent launch (weight_only_gemv_kernel.cu, launch_weight_only_gemv_bulk).
 #include "weight_only_variants.cuh"
 
-using Variant =
-    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkShape::half_tile_stages, true, 2>;
+using Variant = aisp::ch19::WeightOnlyBulk<1, true, 2>;
 AISP_VARIANT(Variant)

@@ -781,11 +781,12 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 // visible. Two blocks fill an SM's registers, so the next call's blocks start only where one of
 // this call's has exited: its ramp overlaps this call's tail. Launched without the attribute, both
 // instructions do nothing.
-// Measured (NVIDIA H200, graph replay, run 20261124-091514-6b9d, half-tile stages): int4_b1
-// 22.2 us, with PDL 19.7 us (0.70 of 4275 GB/s on the weight bytes; ring kernel 21.9); on the 2x
-// wider layer 38.8 / 35.9 us: a fixed cost of 5.6 / 3.5 us per call and 3.54 / 3.62 TB/s
-// streaming. ncu (int4_b1): 8.39 M warp instructions, 38% issue, DRAM 56%, L1 64% busy (x per
-// chunk through L1), SMs active 83% of the elapsed cycles.
+// Measured (NVIDIA H200, graph replay, run 20261124-091514-6b9d): int4_b1 22.2 us, with PDL
+// 19.7 us (0.70 of 4275 GB/s on the weight bytes; ring kernel 21.9); on the 2x wider layer 38.8 /
+// 35.9 us: a fixed cost of 5.6 / 3.5 us per call and 3.54 / 3.62 TB/s streaming (run
+// 20261124-092812-17c7, same code: 22.6 / 20.1 and 39.6 / 36.4 us). ncu (int4_b1): 8.39 M warp
+// instructions, 38% issue, DRAM 56%, L1 64% busy (x per chunk through L1), SMs active 83% of the
+// elapsed cycles.
 constexpr int kBulkMaxBatch = 8;
 
 // Global -> this CTA's shared memory, `bytes` (a multiple of 16, both addresses 16-byte aligned)
@@ -814,10 +815,7 @@ struct BulkLayout {
   }
 };
 
-// kWholeTile: a stage is one whole tile (the launcher checks groups == kWarps · kChunksPerWarp),
-// so each warp multiplies the same two groups of every tile: their x and bias terms are loaded
-// once, before the loop, and stay in registers.
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, bool kWholeTile>
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
 __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
     weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
                           const __nv_bfloat16* __restrict__ scales,
@@ -935,12 +933,9 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
     b_lo = *reinterpret_cast<const float2*>(bias_lo + group);
     b_hi = *reinterpret_cast<const float2*>(bias_hi + group);
   };
-  if constexpr (kWholeTile)
-    load_x_and_bias();
   for (int j = 0; j < rounds; ++j) {
     const int s = j % kStages;
-    if constexpr (!kWholeTile)
-      load_x_and_bias();
+    load_x_and_bias();
     // Rows g and g + 8 of the tile, both groups: one 32-bit load per row (group is even).
     const int local_row = (tile - tile_begin) * kTileRows + g;
     const std::uint32_t scale_lo =
@@ -1151,13 +1146,12 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, bool kWholeTile>
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
                                bool programmatic_launch, cudaStream_t stream) {
   constexpr int kStageChunks = kWarps * kChunksPerWarp;
-  if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0 ||
-      (kWholeTile && k / kGroup != kStageChunks) || batch > kBulkMaxBatch)
+  if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
   int device = 0, sms = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
@@ -1169,8 +1163,7 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   const int blocks = std::min(tiles, sms * kBlocksPerSm);
   const int max_tiles = (tiles + blocks - 1) / blocks;
   const BulkLayout layout(kStageChunks * kChunkBytes<4>, kStages, max_tiles, k / kGroup);
-  const auto kernel =
-      weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm, kWholeTile>;
+  const auto kernel = weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm>;
   // Raised when a shape needs more than before (the first call is a warm-up, outside capture);
   // the carveout leaves room for kBlocksPerSm blocks, the rest stays L1 for x.
   static int allowed_bytes = 0;
@@ -1281,34 +1274,22 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
   return cudaErrorInvalidValue;
 }
 
-// <consumer warps, chunks per warp, stages, blocks per SM, whole-tile stages>, INT4, batch <= 8.
-// Registers (ptxas -v, nvcc 13.0, sm_90a / sm_100a), no spills: half_tile_stages 92 / 94,
-// whole_tile_stages: see the launcher's shapes in weight_only_gemv_kernel.cuh.
-//   half_tile_stages   2 blocks per SM of 8 consumer warps, 4 stages of 16 KiB (16 groups of a
-//                      tile; K a multiple of 2048): 128 KiB per SM in the ring, x loaded per
-//                      stage;
-//   whole_tile_stages  1 block per SM of 16 consumer warps, 4 stages of one whole tile (K = 4096:
-//                      32 KiB): 128 KiB per SM, each warp's x and bias terms in registers for
-//                      the whole call.
-// Measured and dropped (NVIDIA H200, run 20261124-091514-6b9d, half-tile stages): 6 stages
-// (192 KiB per SM) 22.8 us at int4_b1 against 22.2 with 4; no L2 hint 22.1 (the evict-first hint
-// does not matter here); batch 4 30.3 us against the direct kernel's 23.3 (x through L1 per
-// stage, 4 rows).
+// <consumer warps, chunks per warp, stages, blocks per SM>, INT4, batch <= 8: 2 blocks per SM of 8
+// consumer warps, 4 stages of 16 KiB (16 groups of a tile; K a multiple of 2048): 128 KiB per SM
+// in the ring. 96 registers (ptxas -v, nvcc 13.0, sm_90a and sm_100a), no spills.
+// Measured and dropped (NVIDIA H200, graph replay): 6 stages (192 KiB per SM) 22.8 us at int4_b1
+// against 22.2 with 4, no L2 hint 22.1, batch 4 30.3 against the direct kernel's 23.3 (run
+// 20261124-091514-6b9d); whole-tile stages (1 block of 16 consumer warps per SM, each warp's x and
+// bias in registers for the call; run 20261124-092812-17c7): 21.9 us at int4_b1 against 22.6 for
+// these stages in the same run, but 21.4 against 20.1 with PDL (one block per SM: the next call's
+// block starts only when the SM's one block has exited), 28.3 / 25.8 us at batch 4.
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, WeightOnlyBulkShape shape,
-                                         bool programmatic_launch, cudaStream_t stream) {
+                                         int batch, bool programmatic_launch, cudaStream_t stream) {
   if (n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
-  switch (shape) {
-  case WeightOnlyBulkShape::half_tile_stages:
-    return launch_bulk_config<8, 2, 4, 2, false>(w_packed, scales, x, y, n, k, batch,
-                                                 programmatic_launch, stream);
-  case WeightOnlyBulkShape::whole_tile_stages:
-    return launch_bulk_config<16, 2, 4, 1, true>(w_packed, scales, x, y, n, k, batch,
-                                                 programmatic_launch, stream);
-  }
-  return cudaErrorInvalidValue;
+  return launch_bulk_config<8, 2, 4, 2>(w_packed, scales, x, y, n, k, batch, programmatic_launch,
+                                        stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

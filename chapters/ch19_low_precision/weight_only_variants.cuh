@@ -252,12 +252,12 @@ class WeightOnlyDirect
 
 // The same packed INT4 weights streamed by the bulk kernel (launch_weight_only_gemv_bulk):
 // persistent blocks, each a contiguous run of whole tiles copied by the copy engine into a
-// shared-memory ring. kShape: the launcher's configuration; kPdl: launched with programmatic
+// shared-memory ring. kPdl: launched with programmatic
 // dependent launch, so under graph replay the time per call is that of back-to-back calls, each
 // call's weight copies starting where the call before has freed an SM (x read and y written only
 // after that call has completed), as in a decode step whose kernels all launch this way. Needs
 // sm_90 (cp.async.bulk, mbarrier transaction counts, PDL).
-template <int kBatch, aisp::ch19::WeightOnlyBulkShape kShape, bool kPdl, int kWidth = 1>
+template <int kBatch, bool kPdl, int kWidth = 1>
 class WeightOnlyBulk : public WeightOnlyFused<4, kBatch, false, kWidth> {
   using Problem = WeightOnlyProblem<4, kBatch, kWidth>;
 
@@ -271,8 +271,8 @@ class WeightOnlyBulk : public WeightOnlyFused<4, kBatch, false, kWidth> {
 
   void run(aisp::Context& ctx) override {
     AISP_CUDA_CHECK(launch_weight_only_gemv_bulk(this->next_w_packed(), this->scales(), this->x(),
-                                                 this->y(), Problem::kN, Problem::kK, kBatch,
-                                                 kShape, kPdl, ctx.stream()));
+                                                 this->y(), Problem::kN, Problem::kK, kBatch, kPdl,
+                                                 ctx.stream()));
   }
 };
 

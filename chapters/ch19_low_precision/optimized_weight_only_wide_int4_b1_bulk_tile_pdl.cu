@@ -1,7 +1,0 @@
-// `weight_only_int4_b1_bulk_tile_pdl` on the twice-as-wide layer (N 57344): the same kernel on
-// twice the tiles per SM (weight_only_gemv_kernel.cu, launch_weight_only_gemv_bulk).
-#include "weight_only_variants.cuh"
-
-using Variant =
-    aisp::ch19::WeightOnlyBulk<1, aisp::ch19::WeightOnlyBulkShape::whole_tile_stages, true, 2>;
-AISP_VARIANT(Variant)
