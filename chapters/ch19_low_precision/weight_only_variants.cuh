@@ -33,10 +33,12 @@
 
 namespace aisp::ch19 {
 
-template <int kBits, int kBatch>
+// kWidth: N = 28672 · kWidth (2: the weight_only_wide_* signature pair, twice the bytes through
+// the same kernels, which separates a kernel's fixed cost per call from its streaming rate).
+template <int kBits, int kBatch, int kWidth = 1>
 class WeightOnlyProblem : public aisp::Benchmark {
  public:
-  static constexpr int kN = 28672;
+  static constexpr int kN = 28672 * kWidth;
   static constexpr int kK = 4096;
   static constexpr int kGroups = kK / common::kWeightOnlyGroup;
   static_assert(kBits == 4 || kBits == 8, "INT4 or INT8 weights");
@@ -137,9 +139,9 @@ class WeightOnlyProblem : public aisp::Benchmark {
   aisp::Tensor x_, w_, scales_, y_;
 };
 
-template <int kBits, int kBatch>
-class WeightOnlyDequantGemm : public WeightOnlyProblem<kBits, kBatch> {
-  using Problem = WeightOnlyProblem<kBits, kBatch>;
+template <int kBits, int kBatch, int kWidth = 1>
+class WeightOnlyDequantGemm : public WeightOnlyProblem<kBits, kBatch, kWidth> {
+  using Problem = WeightOnlyProblem<kBits, kBatch, kWidth>;
 
  public:
   aisp::Requirements requirements() const override {
@@ -178,9 +180,9 @@ class WeightOnlyDequantGemm : public WeightOnlyProblem<kBits, kBatch> {
 // unchanged by run(). w stays an input of both variants (the reference decodes it).
 // kInt8Nibbles: the packed weights in launch_weight_only_pack_int8_nibbles's form (for the direct
 // kernel's int8_nibbles shape).
-template <int kBits, int kBatch, bool kInt8Nibbles = false>
-class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch> {
-  using Problem = WeightOnlyProblem<kBits, kBatch>;
+template <int kBits, int kBatch, bool kInt8Nibbles = false, int kWidth = 1>
+class WeightOnlyFused : public WeightOnlyProblem<kBits, kBatch, kWidth> {
+  using Problem = WeightOnlyProblem<kBits, kBatch, kWidth>;
 
  public:
   aisp::Requirements requirements() const override {
@@ -245,6 +247,32 @@ class WeightOnlyDirect
     AISP_CUDA_CHECK(launch_weight_only_gemv_direct(kBits, this->next_w_packed(), this->scales(),
                                                    this->x(), this->y(), Problem::kN, Problem::kK,
                                                    kBatch, kShape, ctx.stream()));
+  }
+};
+
+// The same packed INT4 weights streamed by the bulk kernel (launch_weight_only_gemv_bulk):
+// persistent blocks, each a contiguous run of whole tiles copied by the copy engine into a
+// shared-memory ring. kPdl: launched with programmatic
+// dependent launch, so under graph replay the time per call is that of back-to-back calls, each
+// call's weight copies starting where the call before has freed an SM (x read and y written only
+// after that call has completed), as in a decode step whose kernels all launch this way. Needs
+// sm_90 (cp.async.bulk, mbarrier transaction counts, PDL).
+template <int kBatch, bool kPdl, int kWidth = 1>
+class WeightOnlyBulk : public WeightOnlyFused<4, kBatch, false, kWidth> {
+  using Problem = WeightOnlyProblem<4, kBatch, kWidth>;
+
+ public:
+  aisp::Requirements requirements() const override {
+    aisp::Requirements r;
+    r.min_compute_capability = 90;
+    r.features = {aisp::Feature::tma};
+    return r;
+  }
+
+  void run(aisp::Context& ctx) override {
+    AISP_CUDA_CHECK(launch_weight_only_gemv_bulk(this->next_w_packed(), this->scales(), this->x(),
+                                                 this->y(), Problem::kN, Problem::kK, kBatch, kPdl,
+                                                 ctx.stream()));
   }
 };
 
