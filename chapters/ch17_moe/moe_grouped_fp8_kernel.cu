@@ -22,6 +22,9 @@ MoeGroupedGemmLaunch prepare_fp8(const MoeGroupedGemmArgs& args, const cudaDevic
   case MoeTileSchedule::l2_groups_multicast:
     return grouped_detail::prepare<kProjection, Operands::e4m3,
                                    MoeTileSchedule::l2_groups_multicast>(args, device, name);
+  case MoeTileSchedule::sorted_a_multicast:
+    return grouped_detail::prepare<kProjection, Operands::e4m3,
+                                   MoeTileSchedule::sorted_a_multicast>(args, device, name);
   }
   throw std::invalid_argument(std::string(name) + ": unknown tile schedule");
 }
@@ -35,6 +38,9 @@ cudaError_t launch_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) 
   case MoeTileSchedule::l2_groups_multicast:
     return grouped_detail::launch<kProjection, Operands::e4m3,
                                   MoeTileSchedule::l2_groups_multicast>(launch, stream);
+  case MoeTileSchedule::sorted_a_multicast:
+    return grouped_detail::launch<kProjection, Operands::e4m3, MoeTileSchedule::sorted_a_multicast>(
+        launch, stream);
   }
   return cudaErrorInvalidValue;
 }
