@@ -53,6 +53,10 @@ enum class MoeTileSchedule {
   sorted_a_multicast,
 };
 
+// gate_up's SiLU in the epilogue: exact (g / (1 + e^-g), every rung) or tanh_approx (one
+// tanh.approx.f32 per value; FP8 with sorted_a_multicast only: h is rounded to e4m3 next).
+enum class MoeSiluMath { exact, tanh_approx };
+
 struct MoeGroupedGemmArgs {
   // gate_up: x (tokens × hidden), gathered through sorted_rows, or with sorted_a_multicast x in
   // expert order (assignments × hidden). down: h (assignments × inter).
@@ -72,6 +76,7 @@ struct MoeGroupedGemmArgs {
   const float* b_dequant = nullptr;
   const float* out_quant = nullptr;
   MoeTileSchedule schedule = MoeTileSchedule::rows_first;
+  MoeSiluMath silu = MoeSiluMath::exact;  // gate_up only
 };
 
 struct MoeGroupedGemmLaunch {

@@ -215,9 +215,21 @@ __device__ __forceinline__ float swiglu(float g, float u) {
   return g / (1.0f + __expf(-g)) * u;  // g ≪ 0: g / inf = -0, as silu should
 }
 
+// MoeSiluMath::tanh_approx (FP8 only): silu(g) = g·sigmoid(g) = (g/2)·(1 + tanh(g/2)), one MUFU
+// instruction (tanh.approx.f32) where swiglu() issues two (ex2, and the reciprocal inside an IEEE
+// division with its extra FMAs). tanh.approx's error, ~2^-11 absolute, is up to ~2.5e-4·|g| in
+// silu: 5e-4 of silu for g > 0, 0.5% at g = -3, beside e4m3's rounding of h (up to 6.25%) that
+// follows; it reaches silu's own size only below g ≈ -8 (sigmoid < 2.5e-4, silu < 0.003·|g|).
+__device__ __forceinline__ float swiglu_tanh(float g, float u) {
+  const float half = 0.5f * g;
+  float t;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(t) : "f"(half));
+  return fmaf(half, t, half) * u;  // g ≪ 0: tanh = -1, silu = -0
+}
+
 // gate_up's epilogue: one consumer warpgroup's 64 rows × (128 gate | 128 up) accumulators to
-// 64 × 128 values of h.
-template <Operands kOperands>
+// 64 × 128 values of h. kTanhSilu: swiglu_tanh (FP8 only), else swiglu.
+template <Operands kOperands, bool kTanhSilu = false>
 __device__ __forceinline__ void store_swiglu_tile(const float (&d)[128], const KernelParams& p,
                                                   const ExpertTile& t, int consumer) {
   const int thread = static_cast<int>(threadIdx.x % 128);
@@ -237,16 +249,30 @@ __device__ __forceinline__ void store_swiglu_tile(const float (&d)[128], const K
   for (int j = 0; j < 16; ++j) {
     const int col = col0 + 8 * j;
     float sg0 = 1.0f, sg1 = 1.0f, su0 = 1.0f, su1 = 1.0f;
-    if constexpr (kOperands == Operands::e4m3) {
+    if constexpr (kOperands == Operands::e4m3 && kTanhSilu) {
+      // col is even and every expert's factors start at an even index: 8-byte loads.
+      const float2 g2 = __ldg(reinterpret_cast<const float2*>(b_dequant + col));
+      const float2 u2 = __ldg(reinterpret_cast<const float2*>(b_dequant + p.intermediate + col));
+      sg0 = a_dequant * g2.x;
+      sg1 = a_dequant * g2.y;
+      su0 = a_dequant * u2.x;
+      su1 = a_dequant * u2.y;
+    } else if constexpr (kOperands == Operands::e4m3) {
       sg0 = a_dequant * __ldg(b_dequant + col);
       sg1 = a_dequant * __ldg(b_dequant + col + 1);
       su0 = a_dequant * __ldg(b_dequant + p.intermediate + col);
       su1 = a_dequant * __ldg(b_dequant + p.intermediate + col + 1);
     }
-    const float t0 = swiglu(d[4 * j] * sg0, d[4 * (j + 16)] * su0);
-    const float t1 = swiglu(d[4 * j + 1] * sg1, d[4 * (j + 16) + 1] * su1);
-    const float b0 = swiglu(d[4 * j + 2] * sg0, d[4 * (j + 16) + 2] * su0);
-    const float b1 = swiglu(d[4 * j + 3] * sg1, d[4 * (j + 16) + 3] * su1);
+    const auto silu_times = [](float g, float u) {
+      if constexpr (kTanhSilu)
+        return swiglu_tanh(g, u);
+      else
+        return swiglu(g, u);
+    };
+    const float t0 = silu_times(d[4 * j] * sg0, d[4 * (j + 16)] * su0);
+    const float t1 = silu_times(d[4 * j + 1] * sg1, d[4 * (j + 16) + 1] * su1);
+    const float b0 = silu_times(d[4 * j + 2] * sg0, d[4 * (j + 16) + 2] * su0);
+    const float b1 = silu_times(d[4 * j + 3] * sg1, d[4 * (j + 16) + 3] * su1);
     const std::size_t top = static_cast<std::size_t>(row) * ld + static_cast<std::size_t>(col);
     const std::size_t bottom = top + 8 * ld;
     if constexpr (kOperands == Operands::bf16) {
@@ -325,7 +351,8 @@ __device__ __forceinline__ void wgmma_k_slice(float (&d)[128], std::uint64_t des
 // each thread copies one chunk of 8 rows, 4 rows apart. tma: A is already in expert order (h for
 // down; for gate_up x written so by moe_layer_kernels.cuh's launch_quantize_scatter_e4m3), one
 // 128-row box per k-step, as a dense GEMM loads it.
-template <Projection kProjection, Operands kOperands, TileOrder kOrder, int kCluster, AFeed kFeed>
+template <Projection kProjection, Operands kOperands, TileOrder kOrder, int kCluster, AFeed kFeed,
+          bool kTanhSilu = false>
 __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
                                                   const CUtensorMap& b_map, const KernelParams& p) {
   constexpr bool kGateUp = kProjection == Projection::gate_up;  // B and the epilogue
@@ -520,7 +547,7 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
         release((step - 1) % kStages);
       common::wgmma_fence_accumulators(d);
       if constexpr (kGateUp)
-        store_swiglu_tile<kOperands>(d, p, t, consumer);
+        store_swiglu_tile<kOperands, kTanhSilu>(d, p, t, consumer);
       else
         store_down_tile<kOperands>(d, p, t, consumer);
     }
@@ -545,13 +572,14 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // 2×1 clusters, TMA multicast of the weights, grouped tile order; A gathered by whole rows
 // (gate_up of l2_groups_multicast) or loaded by TMA (down; gate_up of sorted_a_multicast).
-template <Projection kProjection, Operands kOperands, AFeed kFeed>
+// kTanhSilu: gate_up's epilogue with swiglu_tanh (MoeSiluMath::tanh_approx).
+template <Projection kProjection, Operands kOperands, AFeed kFeed, bool kTanhSilu>
 __global__ void __cluster_dims__(kMulticastCluster, 1, 1) __launch_bounds__(kThreads, 1)
     moe_grouped_gemm_multicast(const __grid_constant__ CUtensorMap a_map,
                                const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
 #if AISP_WGMMA_AVAILABLE
-  grouped_gemm_body<kProjection, kOperands, TileOrder::grouped, kMulticastCluster, kFeed>(a_map,
-                                                                                          b_map, p);
+  grouped_gemm_body<kProjection, kOperands, TileOrder::grouped, kMulticastCluster, kFeed,
+                    kTanhSilu>(a_map, b_map, p);
 #else
   (void)a_map, (void)b_map, (void)p;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
@@ -572,16 +600,23 @@ constexpr AFeed a_feed() {
     return AFeed::gather_warp_rows;
 }
 
-// down's two multicast schedules share one kernel (moe_grouped_gemm_multicast<down, *, tma>).
-template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
+// down's two multicast schedules share one kernel (moe_grouped_gemm_multicast<down, *, tma,
+// false>). kTanhSilu (MoeSiluMath::tanh_approx): only gate_up's multicast kernels have the choice.
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule,
+          bool kTanhSilu = false>
 constexpr auto kernel_for() {
+  static_assert(!kTanhSilu || (kProjection == Projection::gate_up &&
+                               kSchedule != MoeTileSchedule::rows_first),
+                "the tanh SiLU is built for gate_up's multicast kernels only");
   if constexpr (kSchedule == MoeTileSchedule::rows_first)
     return moe_grouped_gemm<kProjection, kOperands>;
   else
-    return moe_grouped_gemm_multicast<kProjection, kOperands, a_feed<kProjection, kSchedule>()>;
+    return moe_grouped_gemm_multicast<kProjection, kOperands, a_feed<kProjection, kSchedule>(),
+                                      kTanhSilu>;
 }
 
-template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule,
+          bool kTanhSilu = false>
 MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDeviceProp& device,
                              const char* name) {
   constexpr bool kGateUp = kProjection == Projection::gate_up;
@@ -593,6 +628,8 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
   };
   if (args.schedule != kSchedule)
     fail("internal: prepared with a schedule other than args.schedule");
+  if (kGateUp && (args.silu == MoeSiluMath::tanh_approx) != kTanhSilu)
+    fail("internal: prepared with a SiLU other than args.silu");
   if (args.a == nullptr || args.b == nullptr || args.out == nullptr ||
       args.expert_offsets == nullptr)
     fail("null A, B, out or expert_offsets");
@@ -624,7 +661,7 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
   if (device.sharedMemPerBlockOptin < static_cast<int>(kSharedBytes + sizeof(ExpertTable)))
     fail("needs " + std::to_string(kSharedBytes + sizeof(ExpertTable)) +
          " bytes of shared memory per block");
-  const auto kernel = kernel_for<kProjection, kOperands, kSchedule>();
+  const auto kernel = kernel_for<kProjection, kOperands, kSchedule, kTanhSilu>();
   cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
   if (status != cudaSuccess)
@@ -688,7 +725,8 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
   return launch;
 }
 
-template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule,
+          bool kTanhSilu = false>
 cudaError_t launch(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
   constexpr bool kGateUp = kProjection == Projection::gate_up;
   const MoeGroupedGemmArgs& a = launch.args;
@@ -708,8 +746,8 @@ cudaError_t launch(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
   p.a_dequant = a.a_dequant;
   p.b_dequant = a.b_dequant;
   p.out_quant = a.out_quant;
-  kernel_for<kProjection, kOperands,
-             kSchedule>()<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+  kernel_for<kProjection, kOperands, kSchedule,
+             kTanhSilu>()<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
       launch.a_map, launch.b_map, p);
   return cudaGetLastError();
 }
