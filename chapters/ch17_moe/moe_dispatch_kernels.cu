@@ -5,9 +5,13 @@
 //   swiglu:   rows·2·inter·2 read, rows·inter·2 written
 //   scatter:  rows·hidden·(2 + 4 + 4) (out read, y accumulator read and written)
 //   combine:  tokens·top_k·hidden·2 read, tokens·hidden·2 written
+//   quantize-scatter (FP8): tokens·hidden·2 read, tokens·top_k·hidden written (at 65536 tokens,
+//             hidden 4096, top-2: 0.54 + 0.54 GB, ~0.25 ms at the ~4.3 TB/s copy ceiling, against
+//             the plain cast's 0.54 + 0.27 GB)
 #include <cstddef>
 #include <cstdint>
 
+#include "../common/fp8_e4m3.cuh"
 #include "moe_bf16x8.cuh"
 #include "moe_layer_kernels.cuh"
 
@@ -155,6 +159,36 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// One thread per (token, 16 columns): two 16-byte loads of x, the e4m3 rounding the plain cast
+// (fp8_quantize.cuh's launch_cast_bf16_to_e4m3) does, one 16-byte store into each of the token's
+// k expert-sorted rows. A warp covers 512 consecutive columns of one token, so every store
+// instruction writes 512 contiguous bytes of one sorted row.
+__global__ void __launch_bounds__(kThreads)
+    quantize_scatter_e4m3(const __nv_bfloat16* __restrict__ x, const int* __restrict__ position,
+                          int tokens, int top_k, int hidden, const float* __restrict__ quant_scale,
+                          std::uint8_t* __restrict__ x_sorted) {
+  const float scale = *quant_scale;
+  const std::size_t per_row = static_cast<std::size_t>(hidden / 16);
+  const std::size_t total = per_row * static_cast<std::size_t>(tokens);
+  for (std::size_t v = blockIdx.x * std::size_t{kThreads} + threadIdx.x; v < total;
+       v += std::size_t{gridDim.x} * kThreads) {
+    const std::size_t t = v / per_row, c = v % per_row;
+    const auto* source = reinterpret_cast<const uint4*>(x + t * hidden) + 2 * c;
+    float lo[8], hi[8];
+    bf16x8_to_float(source[0], lo);
+    bf16x8_to_float(source[1], hi);
+    uint4 q;
+    q.x = common::pack_e4m3x4(lo[0] * scale, lo[1] * scale, lo[2] * scale, lo[3] * scale);
+    q.y = common::pack_e4m3x4(lo[4] * scale, lo[5] * scale, lo[6] * scale, lo[7] * scale);
+    q.z = common::pack_e4m3x4(hi[0] * scale, hi[1] * scale, hi[2] * scale, hi[3] * scale);
+    q.w = common::pack_e4m3x4(hi[4] * scale, hi[5] * scale, hi[6] * scale, hi[7] * scale);
+    for (int j = 0; j < top_k; ++j) {
+      const auto row = static_cast<std::size_t>(position[t * static_cast<std::size_t>(top_k) + j]);
+      reinterpret_cast<uint4*>(x_sorted + row * hidden)[c] = q;
+    }
+  }
+}
+
 }  // namespace
 
 cudaError_t launch_collect_expert_rows(const int* topk_ids, int assignments, int expert, int* rows,
@@ -205,6 +239,19 @@ cudaError_t launch_round_to_bf16(const float* y_accumulator, std::size_t count, 
     return cudaErrorInvalidValue;
   round_to_bf16<<<grid_stride_blocks(count / 8), kThreads, 0, stream>>>(y_accumulator, count / 8,
                                                                         y);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_quantize_scatter_e4m3(const __nv_bfloat16* x, const int* position, int tokens,
+                                         int top_k, int hidden, const float* quant_scale,
+                                         std::uint8_t* x_sorted, cudaStream_t stream) {
+  if (hidden % 16 != 0 || top_k < 1)
+    return cudaErrorInvalidValue;
+  const std::size_t vectors = static_cast<std::size_t>(tokens) * (hidden / 16);
+  if (vectors == 0)
+    return cudaSuccess;
+  quantize_scatter_e4m3<<<grid_stride_blocks(vectors), kThreads, 0, stream>>>(
+      x, position, tokens, top_k, hidden, quant_scale, x_sorted);
   return cudaGetLastError();
 }
 

@@ -18,7 +18,9 @@ void require_rows_first(const MoeGroupedGemmArgs& args, const char* name) {
   if (args.schedule != MoeTileSchedule::rows_first)
     throw std::invalid_argument(std::string(name) +
                                 ": only the rows_first tile schedule is built for BF16 "
-                                "(l2_groups_multicast is an FP8 rung)");
+                                "(the multicast schedules are FP8 rungs)");
+  if (args.silu != MoeSiluMath::exact)
+    throw std::invalid_argument(std::string(name) + ": BF16 is built with the exact SiLU only");
 }
 constexpr auto kRowsFirst = MoeTileSchedule::rows_first;
 }  // namespace

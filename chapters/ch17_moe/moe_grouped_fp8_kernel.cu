@@ -15,6 +15,10 @@ namespace {
 template <Projection kProjection>
 MoeGroupedGemmLaunch prepare_fp8(const MoeGroupedGemmArgs& args, const cudaDeviceProp& device,
                                  const char* name) {
+  if (kProjection == Projection::gate_up && args.silu == MoeSiluMath::tanh_approx &&
+      args.schedule != MoeTileSchedule::sorted_a_multicast)
+    throw std::invalid_argument(
+        std::string(name) + ": the tanh SiLU is built for the sorted_a_multicast schedule only");
   switch (args.schedule) {
   case MoeTileSchedule::rows_first:
     return grouped_detail::prepare<kProjection, Operands::e4m3, MoeTileSchedule::rows_first>(
@@ -22,6 +26,14 @@ MoeGroupedGemmLaunch prepare_fp8(const MoeGroupedGemmArgs& args, const cudaDevic
   case MoeTileSchedule::l2_groups_multicast:
     return grouped_detail::prepare<kProjection, Operands::e4m3,
                                    MoeTileSchedule::l2_groups_multicast>(args, device, name);
+  case MoeTileSchedule::sorted_a_multicast:
+    if constexpr (kProjection == Projection::gate_up)
+      if (args.silu == MoeSiluMath::tanh_approx)
+        return grouped_detail::prepare<kProjection, Operands::e4m3,
+                                       MoeTileSchedule::sorted_a_multicast, true>(args, device,
+                                                                                  name);
+    return grouped_detail::prepare<kProjection, Operands::e4m3,
+                                   MoeTileSchedule::sorted_a_multicast>(args, device, name);
   }
   throw std::invalid_argument(std::string(name) + ": unknown tile schedule");
 }
@@ -35,6 +47,13 @@ cudaError_t launch_fp8(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) 
   case MoeTileSchedule::l2_groups_multicast:
     return grouped_detail::launch<kProjection, Operands::e4m3,
                                   MoeTileSchedule::l2_groups_multicast>(launch, stream);
+  case MoeTileSchedule::sorted_a_multicast:
+    if constexpr (kProjection == Projection::gate_up)
+      if (launch.args.silu == MoeSiluMath::tanh_approx)
+        return grouped_detail::launch<kProjection, Operands::e4m3,
+                                      MoeTileSchedule::sorted_a_multicast, true>(launch, stream);
+    return grouped_detail::launch<kProjection, Operands::e4m3, MoeTileSchedule::sorted_a_multicast>(
+        launch, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -38,7 +38,7 @@ namespace aisp::ch17 {
 inline constexpr int kMoeTileRows = 128;  // rows of a tile (per expert; the last one masked)
 
 // How the grouped kernels feed the tensor cores (moe_grouped_gemm_kernel.cuh). BF16 is built with
-// rows_first only; FP8 with both.
+// rows_first only; FP8 with all three.
 enum class MoeTileSchedule {
   // One block per SM; an expert's tiles down its 128-row blocks, then its next column tile;
   // gate_up's producer thread p gathers row p of the tile (rungs 3-5).
@@ -47,14 +47,23 @@ enum class MoeTileSchedule {
   // row blocks (a group's A stays in L2 while its column tiles go by); gate_up's gather copies
   // whole 128-byte rows per quarter-warp, the tile's tokens from a shared-memory table.
   l2_groups_multicast,
+  // l2_groups_multicast with gate_up's A by TMA, like down's: the caller gives x already in expert
+  // order, one row per assignment (a_rows = assignments; no sorted_rows), written by the x cast
+  // itself (moe_layer_kernels.cuh's launch_quantize_scatter_e4m3). Down is l2_groups_multicast's.
+  sorted_a_multicast,
 };
 
+// gate_up's SiLU in the epilogue: exact (g / (1 + e^-g), every rung) or tanh_approx (one
+// tanh.approx.f32 per value; FP8 with sorted_a_multicast only: h is rounded to e4m3 next).
+enum class MoeSiluMath { exact, tanh_approx };
+
 struct MoeGroupedGemmArgs {
-  // gate_up: x (tokens × hidden), gathered through sorted_rows. down: h (assignments × inter).
+  // gate_up: x (tokens × hidden), gathered through sorted_rows, or with sorted_a_multicast x in
+  // expert order (assignments × hidden). down: h (assignments × inter).
   const void* a = nullptr;
-  int a_rows = 0;                       // tokens (gate_up) or assignments (down)
-  const int* sorted_rows = nullptr;     // gate_up only (moe_routing.cuh)
-  int top_k = 0;                        // gate_up only
+  int a_rows = 0;                       // tokens (gate_up, gathered) or assignments
+  const int* sorted_rows = nullptr;     // gate_up, gathered only (moe_routing.cuh)
+  int top_k = 0;                        // gate_up, gathered only
   const void* b = nullptr;              // W13 or W2 (all experts)
   const int* expert_offsets = nullptr;  // device, experts + 1
   int experts = 0;
@@ -67,6 +76,7 @@ struct MoeGroupedGemmArgs {
   const float* b_dequant = nullptr;
   const float* out_quant = nullptr;
   MoeTileSchedule schedule = MoeTileSchedule::rows_first;
+  MoeSiluMath silu = MoeSiluMath::exact;  // gate_up only
 };
 
 struct MoeGroupedGemmLaunch {

@@ -24,6 +24,9 @@
 //     .arrive.noinc). Thread 0 also loads the slot's weights with two TMA boxes, 128 gate rows and
 //     the matching 128 up rows, side by side: `full` expects 128 + 1 arrivals and the weights'
 //     bytes. Consumers fence the async proxy after the wait (moe_gather_copy.cuh).
+//     Or (MoeTileSchedule::sorted_a_multicast, FP8) it does not gather: x was written in expert
+//     order by its cast (one row per assignment), so A is loaded like down's, one TMA box of 128
+//     rows per k-step, and `full` expects one arrival and the slot's bytes (AFeed::tma).
 //   - gate_up's epilogue is the SwiGLU: accumulator column c < 128 (gate) and c + 128 (up) sit in
 //     the same thread (registers 4j + e and 4(j + 16) + e), so h = silu(g)·u is formed in
 //     registers and only h is stored (bf16, or e4m3 scaled by h_quant).
@@ -58,6 +61,12 @@ namespace aisp::ch17::grouped_detail {
 enum class Projection { gate_up, down };
 enum class Operands { bf16, e4m3 };
 enum class TileOrder { rows_first, grouped };  // locate_tile
+// How A reaches the ring slots (down's A, h, is always in expert order: tma).
+//   tma               one thread loads a 128-row box per k-step (down; gate_up when x was
+//                     written in expert order beforehand, MoeTileSchedule::sorted_a_multicast)
+//   gather_rows       gate_up: producer thread p copies row p of the tile with cp.async
+//   gather_warp_rows  gate_up: the 8 lanes of a quarter-warp copy one row's 128 bytes
+enum class AFeed { tma, gather_rows, gather_warp_rows };
 
 constexpr int kBlockM = kMoeTileRows;
 constexpr int kBlockB = 256;    // weight rows per tile
@@ -206,9 +215,21 @@ __device__ __forceinline__ float swiglu(float g, float u) {
   return g / (1.0f + __expf(-g)) * u;  // g ≪ 0: g / inf = -0, as silu should
 }
 
+// MoeSiluMath::tanh_approx (FP8 only): silu(g) = g·sigmoid(g) = (g/2)·(1 + tanh(g/2)), one MUFU
+// instruction (tanh.approx.f32) where swiglu() issues two (ex2, and the reciprocal inside an IEEE
+// division with its extra FMAs). tanh.approx's error, ~2^-11 absolute, is up to ~2.5e-4·|g| in
+// silu: 5e-4 of silu for g > 0, 0.5% at g = -3, beside e4m3's rounding of h (up to 6.25%) that
+// follows; it reaches silu's own size only below g ≈ -8 (sigmoid < 2.5e-4, silu < 0.003·|g|).
+__device__ __forceinline__ float swiglu_tanh(float g, float u) {
+  const float half = 0.5f * g;
+  float t;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(t) : "f"(half));
+  return fmaf(half, t, half) * u;  // g ≪ 0: tanh = -1, silu = -0
+}
+
 // gate_up's epilogue: one consumer warpgroup's 64 rows × (128 gate | 128 up) accumulators to
-// 64 × 128 values of h.
-template <Operands kOperands>
+// 64 × 128 values of h. kTanhSilu: swiglu_tanh (FP8 only), else swiglu.
+template <Operands kOperands, bool kTanhSilu = false>
 __device__ __forceinline__ void store_swiglu_tile(const float (&d)[128], const KernelParams& p,
                                                   const ExpertTile& t, int consumer) {
   const int thread = static_cast<int>(threadIdx.x % 128);
@@ -228,16 +249,30 @@ __device__ __forceinline__ void store_swiglu_tile(const float (&d)[128], const K
   for (int j = 0; j < 16; ++j) {
     const int col = col0 + 8 * j;
     float sg0 = 1.0f, sg1 = 1.0f, su0 = 1.0f, su1 = 1.0f;
-    if constexpr (kOperands == Operands::e4m3) {
+    if constexpr (kOperands == Operands::e4m3 && kTanhSilu) {
+      // col is even and every expert's factors start at an even index: 8-byte loads.
+      const float2 g2 = __ldg(reinterpret_cast<const float2*>(b_dequant + col));
+      const float2 u2 = __ldg(reinterpret_cast<const float2*>(b_dequant + p.intermediate + col));
+      sg0 = a_dequant * g2.x;
+      sg1 = a_dequant * g2.y;
+      su0 = a_dequant * u2.x;
+      su1 = a_dequant * u2.y;
+    } else if constexpr (kOperands == Operands::e4m3) {
       sg0 = a_dequant * __ldg(b_dequant + col);
       sg1 = a_dequant * __ldg(b_dequant + col + 1);
       su0 = a_dequant * __ldg(b_dequant + p.intermediate + col);
       su1 = a_dequant * __ldg(b_dequant + p.intermediate + col + 1);
     }
-    const float t0 = swiglu(d[4 * j] * sg0, d[4 * (j + 16)] * su0);
-    const float t1 = swiglu(d[4 * j + 1] * sg1, d[4 * (j + 16) + 1] * su1);
-    const float b0 = swiglu(d[4 * j + 2] * sg0, d[4 * (j + 16) + 2] * su0);
-    const float b1 = swiglu(d[4 * j + 3] * sg1, d[4 * (j + 16) + 3] * su1);
+    const auto silu_times = [](float g, float u) {
+      if constexpr (kTanhSilu)
+        return swiglu_tanh(g, u);
+      else
+        return swiglu(g, u);
+    };
+    const float t0 = silu_times(d[4 * j] * sg0, d[4 * (j + 16)] * su0);
+    const float t1 = silu_times(d[4 * j + 1] * sg1, d[4 * (j + 16) + 1] * su1);
+    const float b0 = silu_times(d[4 * j + 2] * sg0, d[4 * (j + 16) + 2] * su0);
+    const float b1 = silu_times(d[4 * j + 3] * sg1, d[4 * (j + 16) + 3] * su1);
     const std::size_t top = static_cast<std::size_t>(row) * ld + static_cast<std::size_t>(col);
     const std::size_t bottom = top + 8 * ld;
     if constexpr (kOperands == Operands::bf16) {
@@ -309,16 +344,20 @@ __device__ __forceinline__ void wgmma_k_slice(float (&d)[128], std::uint64_t des
 // kernel moves 48 KiB per block per k-step, twice BF16's bytes per second). A slot is refilled
 // only when the consumers of both blocks released it (`empty` counts both blocks' consumer warps).
 //
-// kWarpRowGather (gate_up): which producer thread copies which 16-byte chunk of A. false: thread p
-// copies row p of the tile, so one warp instruction touches 32 rows, 16 bytes of each: 32 sector
-// requests to L2, each sector half used (its other half comes with the next instruction). true:
-// the 8 lanes of a quarter-warp copy one row's 128 bytes, so one instruction reads 4 whole rows (16
-// full sectors); each thread copies one chunk of 8 rows, 4 rows apart.
-template <Projection kProjection, Operands kOperands, TileOrder kOrder, int kCluster,
-          bool kWarpRowGather>
+// kFeed (AFeed): how A reaches the slots. gather_rows: thread p copies row p of the tile, so one
+// warp instruction touches 32 rows, 16 bytes of each: 32 sector requests to L2, each sector half
+// used (its other half comes with the next instruction). gather_warp_rows: the 8 lanes of a
+// quarter-warp copy one row's 128 bytes, so one instruction reads 4 whole rows (16 full sectors);
+// each thread copies one chunk of 8 rows, 4 rows apart. tma: A is already in expert order (h for
+// down; for gate_up x written so by moe_layer_kernels.cuh's launch_quantize_scatter_e4m3), one
+// 128-row box per k-step, as a dense GEMM loads it.
+template <Projection kProjection, Operands kOperands, TileOrder kOrder, int kCluster, AFeed kFeed,
+          bool kTanhSilu = false>
 __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
                                                   const CUtensorMap& b_map, const KernelParams& p) {
-  constexpr bool kGather = kProjection == Projection::gate_up;
+  constexpr bool kGateUp = kProjection == Projection::gate_up;  // B and the epilogue
+  constexpr bool kGather = kFeed != AFeed::tma;                 // A by cp.async from x's rows
+  static_assert(kGateUp || !kGather, "only gate_up gathers A");
   constexpr unsigned kBShareBytes = kBTileBytes / kCluster;  // the B bytes one block loads
   extern __shared__ std::uint8_t shared_window[];
   __shared__ ExpertTable table;
@@ -362,10 +401,10 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
   const auto load_b = [&](int s, int kstep, int gate_or_b_row) {
     const int k = kstep * block_k<kOperands>();
     if constexpr (kCluster > 1) {
-      const int row = kGather ? gate_or_b_row + rank * p.intermediate : gate_or_b_row + rank * 128;
+      const int row = kGateUp ? gate_or_b_row + rank * p.intermediate : gate_or_b_row + rank * 128;
       common::tma_load_2d_multicast(b_slot(s) + rank * kBShareBytes, b_map, &full[s], k, row,
                                     static_cast<std::uint16_t>((1u << kCluster) - 1));
-    } else if constexpr (kGather) {
+    } else if constexpr (kGateUp) {
       common::tma_load_2d(b_slot(s), b_map, &full[s], k, gate_or_b_row);
       common::tma_load_2d(b_slot(s) + kBTileBytes / 2, b_map, &full[s], k,
                           gate_or_b_row + p.intermediate);
@@ -376,7 +415,7 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
 
   if (warpgroup == 0) {
     common::setmaxnreg_decrease<40>();
-    if constexpr (kGather && kWarpRowGather) {
+    if constexpr (kFeed == AFeed::gather_warp_rows) {
       // The tile's tokens go through a table in shared memory (two buffers: tile n + 1's is
       // written while slower producer threads may still read tile n's): each thread looks up
       // one row per tile from global memory, then its 8 rows per k-step from shared memory.
@@ -419,7 +458,7 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
           cp_async_mbarrier_arrive_noinc(&full[s]);
         }
       }
-    } else if constexpr (kGather) {
+    } else if constexpr (kFeed == AFeed::gather_rows) {
       const int row_in_tile = tid;  // 0..127: this thread copies row `tid` of every A tile
       int step = 0;
       for (int tile = first_tile; tile < tiles; tile += tile_stride) {
@@ -455,7 +494,9 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
       int step = 0;
       for (int tile = first_tile; tile < tiles; tile += tile_stride) {
         const ExpertTile t = locate(tile);
-        const int b_row = t.expert * p.b_rows_per_expert + t.column_tile * kBlockB;
+        // gate_up: the tile's 128 gate rows (load_b adds the matching up rows); down: 256 rows.
+        const int b_row =
+            t.expert * p.b_rows_per_expert + t.column_tile * (kGateUp ? kBlockB / 2 : kBlockB);
         for (int kstep = 0; kstep < p.k_steps; ++kstep, ++step) {
           const int s = step % kStages;
           const auto round = static_cast<std::uint32_t>(step / kStages);
@@ -505,8 +546,8 @@ __device__ __forceinline__ void grouped_gemm_body(const CUtensorMap& a_map,
       if (lane == 0)  // the tile's last slot, before the epilogue: the producer refills it now
         release((step - 1) % kStages);
       common::wgmma_fence_accumulators(d);
-      if constexpr (kGather)
-        store_swiglu_tile<kOperands>(d, p, t, consumer);
+      if constexpr (kGateUp)
+        store_swiglu_tile<kOperands, kTanhSilu>(d, p, t, consumer);
       else
         store_down_tile<kOperands>(d, p, t, consumer);
     }
@@ -521,21 +562,24 @@ __global__ void __launch_bounds__(kThreads, 1)
     moe_grouped_gemm(const __grid_constant__ CUtensorMap a_map,
                      const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
 #if AISP_WGMMA_AVAILABLE
-  grouped_gemm_body<kProjection, kOperands, TileOrder::rows_first, 1, false>(a_map, b_map, p);
+  constexpr AFeed kFeed = kProjection == Projection::gate_up ? AFeed::gather_rows : AFeed::tma;
+  grouped_gemm_body<kProjection, kOperands, TileOrder::rows_first, 1, kFeed>(a_map, b_map, p);
 #else
   (void)a_map, (void)b_map, (void)p;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
 #endif
 }
 
-// 2×1 clusters, TMA multicast of the weights, grouped tile order, gate_up's gather by whole rows.
-template <Projection kProjection, Operands kOperands>
+// 2×1 clusters, TMA multicast of the weights, grouped tile order; A gathered by whole rows
+// (gate_up of l2_groups_multicast) or loaded by TMA (down; gate_up of sorted_a_multicast).
+// kTanhSilu: gate_up's epilogue with swiglu_tanh (MoeSiluMath::tanh_approx).
+template <Projection kProjection, Operands kOperands, AFeed kFeed, bool kTanhSilu>
 __global__ void __cluster_dims__(kMulticastCluster, 1, 1) __launch_bounds__(kThreads, 1)
     moe_grouped_gemm_multicast(const __grid_constant__ CUtensorMap a_map,
                                const __grid_constant__ CUtensorMap b_map, const KernelParams p) {
 #if AISP_WGMMA_AVAILABLE
-  grouped_gemm_body<kProjection, kOperands, TileOrder::grouped, kMulticastCluster,
-                    kProjection == Projection::gate_up>(a_map, b_map, p);
+  grouped_gemm_body<kProjection, kOperands, TileOrder::grouped, kMulticastCluster, kFeed,
+                    kTanhSilu>(a_map, b_map, p);
 #else
   (void)a_map, (void)b_map, (void)p;
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
@@ -544,25 +588,48 @@ __global__ void __cluster_dims__(kMulticastCluster, 1, 1) __launch_bounds__(kThr
 
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
+// How a schedule's kernel gets A: down always by TMA (h is written in expert order); gate_up
+// gathers x's rows unless the schedule has x written in expert order beforehand.
+template <Projection kProjection, MoeTileSchedule kSchedule>
+constexpr AFeed a_feed() {
+  if constexpr (kProjection == Projection::down || kSchedule == MoeTileSchedule::sorted_a_multicast)
+    return AFeed::tma;
+  else if constexpr (kSchedule == MoeTileSchedule::rows_first)
+    return AFeed::gather_rows;
+  else
+    return AFeed::gather_warp_rows;
+}
+
+// down's two multicast schedules share one kernel (moe_grouped_gemm_multicast<down, *, tma,
+// false>). kTanhSilu (MoeSiluMath::tanh_approx): only gate_up's multicast kernels have the choice.
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule,
+          bool kTanhSilu = false>
 constexpr auto kernel_for() {
+  static_assert(!kTanhSilu || (kProjection == Projection::gate_up &&
+                               kSchedule != MoeTileSchedule::rows_first),
+                "the tanh SiLU is built for gate_up's multicast kernels only");
   if constexpr (kSchedule == MoeTileSchedule::rows_first)
     return moe_grouped_gemm<kProjection, kOperands>;
   else
-    return moe_grouped_gemm_multicast<kProjection, kOperands>;
+    return moe_grouped_gemm_multicast<kProjection, kOperands, a_feed<kProjection, kSchedule>(),
+                                      kTanhSilu>;
 }
 
-template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule,
+          bool kTanhSilu = false>
 MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDeviceProp& device,
                              const char* name) {
-  constexpr bool kGather = kProjection == Projection::gate_up;
+  constexpr bool kGateUp = kProjection == Projection::gate_up;
+  constexpr bool kGather = a_feed<kProjection, kSchedule>() != AFeed::tma;
   constexpr bool kFp8 = kOperands == Operands::e4m3;
-  constexpr bool kMulticast = kSchedule == MoeTileSchedule::l2_groups_multicast;
+  constexpr bool kMulticast = kSchedule != MoeTileSchedule::rows_first;
   const auto fail = [&](const std::string& what) {
     throw std::invalid_argument(std::string(name) + ": " + what);
   };
   if (args.schedule != kSchedule)
     fail("internal: prepared with a schedule other than args.schedule");
+  if (kGateUp && (args.silu == MoeSiluMath::tanh_approx) != kTanhSilu)
+    fail("internal: prepared with a SiLU other than args.silu");
   if (args.a == nullptr || args.b == nullptr || args.out == nullptr ||
       args.expert_offsets == nullptr)
     fail("null A, B, out or expert_offsets");
@@ -581,23 +648,27 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
          "masks rows only)");
   if (kGather && (args.sorted_rows == nullptr || args.top_k < 1))
     fail("gate_up gathers its rows: give sorted_rows and top_k");
+  if (!kGather && args.a_rows < args.assignments)
+    fail("A by TMA needs one row per expert-sorted assignment (a_rows = " +
+         std::to_string(args.a_rows) + " < assignments = " + std::to_string(args.assignments) +
+         "): for gate_up give x written in expert order (launch_quantize_scatter_e4m3)");
   if (kFp8 && (args.a_dequant == nullptr || args.b_dequant == nullptr ||
-               (kGather && args.out_quant == nullptr)))
+               (kGateUp && args.out_quant == nullptr)))
     fail("FP8 needs the dequantization factors of A and B (and gate_up the scale of h)");
-  const int b_rows_per_expert = kGather ? 2 * args.intermediate : args.hidden;
+  const int b_rows_per_expert = kGateUp ? 2 * args.intermediate : args.hidden;
   if (static_cast<long long>(args.experts) * b_rows_per_expert > (1ll << 31) - 1)
     fail("experts · weight rows must fit TMA's 32-bit coordinates");
   if (device.sharedMemPerBlockOptin < static_cast<int>(kSharedBytes + sizeof(ExpertTable)))
     fail("needs " + std::to_string(kSharedBytes + sizeof(ExpertTable)) +
          " bytes of shared memory per block");
-  const auto kernel = kernel_for<kProjection, kOperands, kSchedule>();
+  const auto kernel = kernel_for<kProjection, kOperands, kSchedule, kTanhSilu>();
   cudaError_t status =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
   if (status != cudaSuccess)
     throw std::runtime_error(std::string(name) +
                              ": cudaFuncSetAttribute: " + cudaGetErrorString(status));
 
-  const int k = kGather ? args.hidden : args.intermediate;
+  const int k = kGateUp ? args.hidden : args.intermediate;
   const CUtensorMapDataType type =
       kFp8 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   const std::size_t bytes = static_cast<std::size_t>(element_bytes<kOperands>());
@@ -614,7 +685,7 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
          .box_cols = static_cast<std::uint32_t>(block_k<kOperands>())});
   // Boxes of 128 weight rows, except the unclustered down kernel's one box of 256: gate_up loads
   // its 128 gate and 128 up rows as two boxes, and a multicast block loads its half of the slot.
-  const bool whole_slot_box = !kGather && !kMulticast;
+  const bool whole_slot_box = !kGateUp && !kMulticast;
   launch.b_map = common::encode_tiled_matrix_2d(
       {.base = args.b,
        .dtype = type,
@@ -654,9 +725,10 @@ MoeGroupedGemmLaunch prepare(const MoeGroupedGemmArgs& args, const cudaDevicePro
   return launch;
 }
 
-template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule>
+template <Projection kProjection, Operands kOperands, MoeTileSchedule kSchedule,
+          bool kTanhSilu = false>
 cudaError_t launch(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
-  constexpr bool kGather = kProjection == Projection::gate_up;
+  constexpr bool kGateUp = kProjection == Projection::gate_up;
   const MoeGroupedGemmArgs& a = launch.args;
   KernelParams p{};
   p.a_gather = static_cast<const std::uint8_t*>(a.a);
@@ -666,16 +738,16 @@ cudaError_t launch(const MoeGroupedGemmLaunch& launch, cudaStream_t stream) {
   p.expert_offsets = a.expert_offsets;
   p.experts = a.experts;
   p.assignments = a.assignments;
-  p.k_steps = (kGather ? a.hidden : a.intermediate) / block_k<kOperands>();
-  p.b_rows_per_expert = kGather ? 2 * a.intermediate : a.hidden;
+  p.k_steps = (kGateUp ? a.hidden : a.intermediate) / block_k<kOperands>();
+  p.b_rows_per_expert = kGateUp ? 2 * a.intermediate : a.hidden;
   p.intermediate = a.intermediate;
-  p.out_columns = kGather ? a.intermediate : a.hidden;
+  p.out_columns = kGateUp ? a.intermediate : a.hidden;
   p.out = a.out;
   p.a_dequant = a.a_dequant;
   p.b_dequant = a.b_dequant;
   p.out_quant = a.out_quant;
-  kernel_for<kProjection, kOperands,
-             kSchedule>()<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
+  kernel_for<kProjection, kOperands, kSchedule,
+             kTanhSilu>()<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
       launch.a_map, launch.b_map, p);
   return cudaGetLastError();
 }

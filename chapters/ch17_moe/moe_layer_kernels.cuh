@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace aisp::ch17 {
 
@@ -44,6 +45,13 @@ cudaError_t launch_swiglu_rows(const __nv_bfloat16* gate_up, int rows, int inter
 cudaError_t launch_scatter_add_weighted(const __nv_bfloat16* out, const int* assignment_of_row,
                                         int rows, int top_k, const float* topk_weights, int hidden,
                                         float* y_accumulator, cudaStream_t stream);
+// x_sorted[position[t·k + j]] = e4m3(x[t] · *quant_scale) for every token t and slot j < k: the
+// FP8 cast of x and the dispatch into expert order in one pass (x read once, each of its k copies
+// written once), so the first grouped GEMM can load A by TMA instead of gathering rows
+// (MoeTileSchedule::sorted_a_multicast). x_sorted: tokens·k × hidden e4m3 bytes; hidden % 16 == 0.
+cudaError_t launch_quantize_scatter_e4m3(const __nv_bfloat16* x, const int* position, int tokens,
+                                         int top_k, int hidden, const float* quant_scale,
+                                         std::uint8_t* x_sorted, cudaStream_t stream);
 // y = bf16(y_accumulator).
 cudaError_t launch_round_to_bf16(const float* y_accumulator, std::size_t count, __nv_bfloat16* y,
                                  cudaStream_t stream);

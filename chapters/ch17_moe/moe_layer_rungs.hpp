@@ -19,6 +19,9 @@
 //   MoeGroupedFp8MulticastWarpRows  the FP8 kernels on 2-block clusters sharing each weight slot
 //                           (TMA multicast), tiles in L2-sized groups of row blocks, gate_up's
 //                           gather copying whole rows per quarter-warp
+//   MoeGroupedFp8SortedTma  the same clusters and tile order, but x's FP8 cast writes it in expert
+//                           order (one row per assignment) and gate_up loads A by TMA: no gather
+//   MoeGroupedFp8SortedTmaTanhSilu  + gate_up's SiLU through one tanh.approx per value
 // Every variant routes with the same fused router (chapters/common/moe_routing.cuh); the router's
 // own pair is moe_router. Host code only: the variant files are .cpp.
 #pragma once
@@ -492,28 +495,40 @@ inline aisp::LowerPrecision moe_fp8_lower_precision() {
 }
 
 // kSchedule: how the grouped kernels walk the experts' tiles (moe_grouped_gemm.cuh): rungs 4 and
-// 5 use rows_first; the 64k pair's _fp8_multicast_warp_rows rung l2_groups_multicast.
+// 5 use rows_first; the 64k pair's _fp8_multicast_warp_rows rung l2_groups_multicast, its
+// _fp8_sorted_tma rung sorted_a_multicast (then x_q_ holds x in expert order: the cast scatters).
+// kSilu: gate_up's SiLU (moe_grouped_gemm.cuh; tanh_approx with sorted_a_multicast only).
 template <class Config, Submission kSubmission,
-          MoeTileSchedule kSchedule = MoeTileSchedule::rows_first>
+          MoeTileSchedule kSchedule = MoeTileSchedule::rows_first,
+          MoeSiluMath kSilu = MoeSiluMath::exact>
 class MoeGroupedFp8 : public common::MoeLayerProblem {
  public:
   MoeGroupedFp8() : MoeLayerProblem(Config::shape()) {}
 
   aisp::Requirements requirements() const override {
     const MoeShape& s = shape();
-    // + e4m3 weights, x, h; bf16 out; calibration x and h (bf16).
+    // + e4m3 weights, x (one row per token, or per assignment when sorted), h; bf16 out;
+    // calibration x and h (bf16).
     aisp::Requirements r = wgmma_requirements(
         layer_device_bytes(s) + static_cast<std::size_t>(s.weight_bytes_bf16() / 2) +
-            count(s.tokens, 3 * s.hidden) +
+            count(x_q_rows(s), s.hidden) + count(s.tokens, 2 * s.hidden) +
             count(s.assignments(), 3 * s.intermediate + 2 * s.hidden),
         true);
-    if (kSchedule == MoeTileSchedule::l2_groups_multicast)
+    if (kSchedule != MoeTileSchedule::rows_first)
       r.features.push_back(aisp::Feature::thread_block_clusters);
     return r;
   }
 
   std::optional<aisp::LowerPrecision> lower_precision() const override {
-    return moe_fp8_lower_precision();
+    aisp::LowerPrecision p = moe_fp8_lower_precision();
+    if (kSilu == MoeSiluMath::tanh_approx) {
+      p.format += ", SiLU by tanh.approx.f32";
+      p.justification +=
+          " The tanh form of SiLU adds up to ~2.5e-4·|g| to silu(g) (tanh.approx.f32's ~2^-11 "
+          "absolute error): 5e-4 of silu for g > 0, 0.5% at g = -3, beside e4m3's relative "
+          "rounding of h of up to 6.25%.";
+    }
+    return p;
   }
 
   // FP8 against the BF16 baseline, element by element. The host simulation (see
@@ -569,7 +584,8 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
                                                  kPerRow, w2_q_.as<std::uint8_t>(),
                                                  w2_dequant_.as<float>(), stream));
 
-    x_q_ = ctx.alloc("x_e4m3", DType::fp8_e4m3, count(s.tokens, s.hidden), Role::scratch);
+    x_q_ = ctx.alloc(kSortedX ? "x_sorted_e4m3" : "x_e4m3", DType::fp8_e4m3,
+                     count(x_q_rows(s), s.hidden), Role::scratch);
     h_q_ = ctx.alloc("h_sorted_e4m3", DType::fp8_e4m3, count(n, s.intermediate), Role::scratch);
     out_ = ctx.alloc("out_sorted", DType::bf16, count(n, s.hidden), Role::scratch);
     // Static activation scales (inputs of the variant: fixed before the first call). Each in an
@@ -582,9 +598,9 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
 
     MoeGroupedGemmArgs g;
     g.a = x_q_.data();
-    g.a_rows = s.tokens;
-    g.sorted_rows = sort_.sorted_rows.as<const int>();
-    g.top_k = s.top_k;
+    g.a_rows = static_cast<int>(x_q_rows(s));
+    g.sorted_rows = kSortedX ? nullptr : sort_.sorted_rows.as<const int>();
+    g.top_k = kSortedX ? 0 : s.top_k;
     g.b = w13_q_.data();
     g.expert_offsets = sort_.offsets.as<const int>();
     g.experts = s.experts;
@@ -596,6 +612,7 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
     g.b_dequant = w13_dequant_.as<const float>();
     g.out_quant = h_quant_.as<const float>();
     g.schedule = kSchedule;
+    g.silu = kSilu;
     gate_up_ = prepare_moe_gate_up_fp8(g, ctx.device_properties());
     MoeGroupedGemmArgs d = g;
     d.a = h_q_.data();
@@ -606,6 +623,7 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
     d.a_dequant = h_dequant_.as<const float>();
     d.b_dequant = w2_dequant_.as<const float>();
     d.out_quant = nullptr;
+    d.silu = MoeSiluMath::exact;  // gate_up's choice only
     down_ = prepare_moe_down_fp8(d, ctx.device_properties());
 
     if constexpr (kSubmission == Submission::graph) {
@@ -646,13 +664,22 @@ class MoeGroupedFp8 : public common::MoeLayerProblem {
   }
 
  private:
+  // sorted_a_multicast: x's cast writes one row per assignment, in expert order.
+  static constexpr bool kSortedX = kSchedule == MoeTileSchedule::sorted_a_multicast;
+  static long long x_q_rows(const MoeShape& s) { return kSortedX ? s.assignments() : s.tokens; }
+
   void enqueue(cudaStream_t stream) {
     const MoeShape& s = shape();
     routing_.route(s, logits(), stream);
     sort_.sort(s, routing_, stream);
-    AISP_CUDA_CHECK(common::launch_cast_bf16_to_e4m3(x(), count(s.tokens, s.hidden),
-                                                     x_quant_.as<const float>(),
-                                                     x_q_.as<std::uint8_t>(), stream));
+    if constexpr (kSortedX)
+      AISP_CUDA_CHECK(launch_quantize_scatter_e4m3(x(), sort_.position.as<const int>(), s.tokens,
+                                                   s.top_k, s.hidden, x_quant_.as<const float>(),
+                                                   x_q_.as<std::uint8_t>(), stream));
+    else
+      AISP_CUDA_CHECK(common::launch_cast_bf16_to_e4m3(x(), count(s.tokens, s.hidden),
+                                                       x_quant_.as<const float>(),
+                                                       x_q_.as<std::uint8_t>(), stream));
     AISP_CUDA_CHECK(launch_moe_gate_up_fp8(gate_up_, stream));
     AISP_CUDA_CHECK(launch_moe_down_fp8(down_, stream));
     AISP_CUDA_CHECK(launch_combine_sorted(
@@ -721,5 +748,12 @@ using MoeGroupedFp8Graph = MoeGroupedFp8<Config, Submission::graph>;
 template <class Config>
 using MoeGroupedFp8MulticastWarpRows =
     MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::l2_groups_multicast>;
+template <class Config>
+using MoeGroupedFp8SortedTma =
+    MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::sorted_a_multicast>;
+template <class Config>
+using MoeGroupedFp8SortedTmaTanhSilu =
+    MoeGroupedFp8<Config, Submission::stream, MoeTileSchedule::sorted_a_multicast,
+                  MoeSiluMath::tanh_approx>;
 
 }  // namespace aisp::ch17
