@@ -63,6 +63,7 @@ enum class Schedule {
   paired_temporaries,  // 128×128: two k blocks in flight into two temporaries
   fragments,           // 256×128: two 64-row fragments per consumer through one temporary
   single_temporary,    // 128×192: one wide temporary per k block
+  split_halves,        // 128×192: two 96-column temporaries, one always in flight
   no_promotion,        // control: per-tensor scales, the wgmma accumulate all of K
 };
 
@@ -226,20 +227,24 @@ __device__ __forceinline__ void multiply_block(float (&t)[kN / 2], std::uint64_t
   common::wgmma_commit_group();
 }
 
-// acc += t · factors. Column group j (8 columns: registers 4j..4j+3) takes the first B scale
-// block's factors for j < kFirstGroups and the second's after; top rows (4j, 4j+1) and bottom
-// rows (4j+2, 4j+3) have their own A factors.
-template <int kFirstGroups, int kAcc>
-__device__ __forceinline__ void promote(float (&acc)[kAcc], const float (&t)[kAcc], float top_first,
-                                        float bottom_first, float top_second, float bottom_second) {
+// acc += t · factors, t covering the accumulator's column groups from kFirstColumnGroup on (8
+// columns each: registers 4j..4j+3). Column group j of the tile takes the first B scale block's
+// factors for j < kFirstGroups and the second's after; top rows (4j, 4j+1) and bottom rows
+// (4j+2, 4j+3) have their own A factors.
+template <int kFirstGroups, int kFirstColumnGroup = 0, int kAcc, int kTemp>
+__device__ __forceinline__ void promote(float (&acc)[kAcc], const float (&t)[kTemp],
+                                        float top_first, float bottom_first, float top_second,
+                                        float bottom_second) {
+  static_assert(4 * kFirstColumnGroup + kTemp <= kAcc, "the temporary must lie inside acc");
 #pragma unroll
-  for (int j = 0; j < kAcc / 4; ++j) {
+  for (int i = 0; i < kTemp / 4; ++i) {
+    const int j = kFirstColumnGroup + i;
     const float top = j < kFirstGroups ? top_first : top_second;
     const float bottom = j < kFirstGroups ? bottom_first : bottom_second;
-    acc[4 * j] = fmaf(t[4 * j], top, acc[4 * j]);
-    acc[4 * j + 1] = fmaf(t[4 * j + 1], top, acc[4 * j + 1]);
-    acc[4 * j + 2] = fmaf(t[4 * j + 2], bottom, acc[4 * j + 2]);
-    acc[4 * j + 3] = fmaf(t[4 * j + 3], bottom, acc[4 * j + 3]);
+    acc[4 * j] = fmaf(t[4 * i], top, acc[4 * j]);
+    acc[4 * j + 1] = fmaf(t[4 * i + 1], top, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(t[4 * i + 2], bottom, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(t[4 * i + 3], bottom, acc[4 * j + 3]);
   }
 }
 
@@ -408,6 +413,96 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
 }
 
 // ---------------------------------------------------------------------------------------------
+// 128×192 in halves (Schedule::split_halves): the 128×192 rung's consumer idles on its own while
+// it waits for its group and promotes it (96 FFMA per k block); only the other consumer's wgmma
+// can fill the tensor cores meanwhile. Here the tile's 192 columns are two 96-column halves, each
+// multiplied by four wgmma m64n96k32 into its own 48-register temporary (96 accumulators + 2 × 48:
+// the same 192 registers as one 96-register temporary), and the halves are pipelined across k
+// blocks so that one group of this consumer is always on the tensor cores while it promotes the
+// other: issue left(kb) and right(kb); wait for left(kb), promote it; issue left(kb + 1); wait
+// for right(kb), promote it; issue right(kb + 1); wait for left(kb + 1), promote it; wait for
+// right(kb + 1), promote it. Only that last promotion (48 FFMA per two k blocks, against 2 × 96
+// for the 128×192 rung) finds none of this consumer's work on the tensor cores. Two k blocks per
+// iteration and none in flight across the back edge: with left(kb + 1) in flight around the loop,
+// ptxas serialized every wgmma (C7514, "non wgmma instructions reading accumulator registers").
+// The price: each m64n96k32 reads the 64 A rows from shared memory for 96 columns instead of 192
+// (A read twice per k32 step: 10 instead of 8 KiB per 96 tensor cycles).
+template <class R>
+__device__ __forceinline__ void
+mainloop_halves(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R::kAccumulators],
+                int base, int k_blocks, const float* b_scales, int b_scale_ld, int col0, int n) {
+  constexpr int kHalf = R::kTileN / 2;  // columns per half
+  constexpr int kHalfGroups = kHalf / 8;
+  // B rows kHalf.. of the 128B-swizzled B tile start kHalf·128 bytes in: whole 8-row atoms.
+  constexpr std::uint64_t kRightHalf = kHalf * 128 / 16;
+  const int first_block = col0 / 128;
+  const int second_block = min(first_block + 1, n / 128 - 1);
+  const bool split_at_128 = col0 % 128 == 0;  // else at 64
+  const float* first_scales = b_scales + static_cast<std::size_t>(first_block) * b_scale_ld;
+  const float* second_scales = b_scales + static_cast<std::size_t>(second_block) * b_scale_ld;
+  float left[kHalf / 2], right[kHalf / 2];
+  const auto issue = [&](float(&t)[kHalf / 2], int step, std::uint64_t b_offset) {
+    const int s = step % R::kStages;
+    multiply_block<kHalf>(
+        t, common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + me.a_offset<R>(0),
+        common::wgmma_descriptor_k_major_sw128(ring.b_tile(s)) + b_offset);
+  };
+  const auto wait_full = [&](int step) {
+    common::mbarrier_wait_parity(ring.full(step % R::kStages),
+                                 static_cast<std::uint32_t>((step / R::kStages) & 1));
+  };
+  // This thread's four factors of block `step` (its slot is full): top/bottom rows × first/second
+  // B block.
+  struct Factors {
+    float top_first, bottom_first, top_second, bottom_second;
+  };
+  const auto factors = [&](int step, int kb) {
+    const float* a_factors = ring.a_scales(step % R::kStages) + me.row<R>(0);
+    const float a_top = a_factors[0], a_bottom = a_factors[8];
+    const float b_first = __ldg(first_scales + kb), b_second = __ldg(second_scales + kb);
+    return Factors{a_top * b_first, a_bottom * b_first, a_top * b_second, a_bottom * b_second};
+  };
+  const auto promote_left = [&](const Factors& f) {
+    common::wgmma_fence_accumulators(left);
+    if (split_at_128)
+      promote<16, 0>(acc[0], left, f.top_first, f.bottom_first, f.top_second, f.bottom_second);
+    else
+      promote<8, 0>(acc[0], left, f.top_first, f.bottom_first, f.top_second, f.bottom_second);
+  };
+  const auto promote_right = [&](const Factors& f) {
+    common::wgmma_fence_accumulators(right);
+    if (split_at_128)
+      promote<16, kHalfGroups>(acc[0], right, f.top_first, f.bottom_first, f.top_second,
+                               f.bottom_second);
+    else
+      promote<8, kHalfGroups>(acc[0], right, f.top_first, f.bottom_first, f.top_second,
+                              f.bottom_second);
+  };
+
+  for (int kb = 0; kb < k_blocks; kb += 2) {
+    const int step0 = base + kb, step1 = step0 + 1;
+    wait_full(step0);
+    const Factors f0 = factors(step0, kb);
+    issue(left, step0, 0);
+    issue(right, step0, kRightHalf);
+    common::wgmma_wait_group<1>();  // left(kb) done, right(kb) running
+    promote_left(f0);
+    wait_full(step1);
+    const Factors f1 = factors(step1, kb + 1);
+    issue(left, step1, 0);
+    common::wgmma_wait_group<1>();  // right(kb) done, left(kb + 1) running
+    release_slot(ring, step0 % R::kStages);
+    promote_right(f0);
+    issue(right, step1, kRightHalf);
+    common::wgmma_wait_group<1>();  // left(kb + 1) done, right(kb + 1) running
+    promote_left(f1);
+    common::wgmma_wait_group<0>();  // right(kb + 1) done: nothing of ours in flight
+    release_slot(ring, step1 % R::kStages);
+    promote_right(f1);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The control (Schedule::no_promotion): what the same tile, ring and epilogue reach without any
 // promotion. A and B carry one factor each (per-tensor scales), so the wgmma accumulate all of K
 // straight into the accumulators, one group in flight while the next is issued (a slot is released
@@ -545,6 +640,8 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
       mainloop_fragments(ring, me, acc, base, k_blocks, tile_b_scales);
     } else if constexpr (R::kSchedule == Schedule::single_temporary) {
       mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
+    } else if constexpr (R::kSchedule == Schedule::split_halves) {
+      mainloop_halves(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     } else {
       mainloop_unpromoted(ring, me, acc, base, k_blocks);
       const float scale = __ldg(a_scales) * __ldg(b_scales);
@@ -628,6 +725,7 @@ using WideMulticast = Rung<128, 192, 2, 5, Schedule::single_temporary>;
 // 4 slots: the two 24 KiB staging buffers and 5 slots of 40.5 KiB exceed the 227 KiB per block.
 using WideTmaStore = Rung<128, 192, 1, 4, Schedule::single_temporary, true>;
 using WideUnpromoted = Rung<128, 192, 1, 5, Schedule::no_promotion>;
+using WideHalves = Rung<128, 192, 1, 5, Schedule::split_halves>;
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
                                 const float*, __nv_bfloat16*, int, int, int);
@@ -645,16 +743,17 @@ KernelChoice choice() {
 // The kernel for a rung, or {} where none is built.
 KernelChoice kernel_for(const Fp8WgmmaRung& rung) {
   const bool two = rung.cluster == 2;
-  if (rung.scaling == Fp8WgmmaScaling::per_tensor_control)
-    return rung.tile_rows == 128 && rung.tile_cols == 192 && !two && !rung.tma_store
-               ? choice<WideUnpromoted>()
-               : KernelChoice{};
-  if (rung.tile_cols == 192 && rung.tile_rows == 128) {
-    if (rung.tma_store)
-      return two ? KernelChoice{} : choice<WideTmaStore>();
+  const bool wide = rung.tile_rows == 128 && rung.tile_cols == 192;
+  const int options = (rung.tma_store ? 1 : 0) + (rung.split_halves ? 1 : 0) +
+                      (rung.scaling == Fp8WgmmaScaling::per_tensor_control ? 1 : 0);
+  if (options > 0)  // each option is built alone, on 128×192 tiles with cluster 1
+    return !wide || two || options > 1 ? KernelChoice{}
+           : rung.tma_store            ? choice<WideTmaStore>()
+           : rung.split_halves         ? choice<WideHalves>()
+                                       : choice<WideUnpromoted>();
+  if (wide)
     return two ? choice<WideMulticast>() : choice<Wide>();
-  }
-  if (rung.tma_store || rung.tile_cols != 128)
+  if (rung.tile_cols != 128)
     return {};
   if (rung.tile_rows == 256)
     return two ? choice<TallMulticast>() : choice<Tall>();
@@ -705,6 +804,7 @@ std::string describe(const Fp8WgmmaRung& rung) {
   return std::to_string(rung.tile_rows) + "x" + std::to_string(rung.tile_cols) +
          " tiles, cluster " + std::to_string(rung.cluster) +
          (rung.tma_store ? ", TMA-store epilogue" : "") +
+         (rung.split_halves ? ", split halves" : "") +
          (rung.scaling == Fp8WgmmaScaling::per_tensor_control ? ", per-tensor control" : "");
 }
 
@@ -719,8 +819,9 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   if (!chosen.kernel)
     throw std::invalid_argument(
         "gemm_fp8_block_scaled: no kernel is built for " + describe(rung) +
-        " (built: 128x128 and 256x128 tiles with cluster 1 or 2; 128x192 tiles with cluster 1 or "
-        "2, with cluster 1 and the TMA-store epilogue, and the per-tensor control with cluster 1)");
+        " (built: 128x128, 256x128 and 128x192 tiles with cluster 1 or 2; on 128x192 tiles with "
+        "cluster 1, one at a time: the TMA-store epilogue, the split halves, the per-tensor "
+        "control)");
   if (!args.a || !args.b || !args.a_scales || !args.b_scales || !args.c)
     throw std::invalid_argument("gemm_fp8_block_scaled: null operand or scale pointer");
   // A cluster pairs tiles vertically (they share B) or, for 256-row tiles, horizontally (A).

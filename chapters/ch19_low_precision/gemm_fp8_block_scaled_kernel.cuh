@@ -12,6 +12,8 @@
 //       blocks that share one operand tile through TMA multicast (B for 128-row tiles, which pair
 //       vertically, A for 256-row tiles, which pair horizontally). tma_store (128×192, cluster 1)
 //       stages C in shared memory and writes it with TMA stores overlapped with the next tile;
+//       split_halves (128×192, cluster 1) multiplies the tile in two 96-column halves pipelined so
+//       that one is on the tensor cores while the other is promoted;
 //       scaling per_tensor_control (128×192, cluster 1) takes per-tensor factors (one float each
 //       in a_scales and b_scales) and runs without promotion: the control that measures what the
 //       promotion costs. The overload with (cluster, tile_rows, tile_cols) is the older form.
@@ -43,10 +45,11 @@ enum class Fp8WgmmaScaling {
 
 // Which kernel: the tile of C per block, the cluster, the epilogue and the scaling.
 struct Fp8WgmmaRung {
-  int tile_rows = 128;     // 128 or 256
-  int tile_cols = 128;     // 128 or 192
-  int cluster = 1;         // 1 or 2
-  bool tma_store = false;  // C through shared memory and TMA stores (128×192, cluster 1)
+  int tile_rows = 128;        // 128 or 256
+  int tile_cols = 128;        // 128 or 192
+  int cluster = 1;            // 1 or 2
+  bool tma_store = false;     // C through shared memory and TMA stores (128×192, cluster 1)
+  bool split_halves = false;  // two 96-column temporaries, one always in flight (128×192, 1)
   Fp8WgmmaScaling scaling = Fp8WgmmaScaling::block_1x128_128x128;
 };
 

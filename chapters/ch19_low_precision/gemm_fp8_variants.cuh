@@ -3,11 +3,9 @@
 //   GemmBf16Cublaslt                  the baseline: cuBLASLt BF16, no quantization
 //   GemmFp8Cublaslt<A, B, where, ref> cuBLASLt FP8 e4m3 with A and B quantized at granularities
 //                                     A and B (fp8_scale_layouts.cuh), in setup or in run()
-//   GemmFp8BlockScaledWgmma<cluster, tile_rows, tile_cols, tma_store>  the hand-written
-//                                     1x128 / 128x128 block-scaled wgmma GEMM (tiles of
-//                                     tile_rows × tile_cols of C)
-//   GemmFp8PerTensorWgmmaControl      the same kernel's 128×192 tile on per-tensor operands,
-//                                     without promotion: what the promotion costs
+//   GemmFp8BlockScaledWgmma<rung>     the hand-written 1x128 / 128x128 block-scaled wgmma GEMM
+//                                     (Fp8WgmmaRung: tile, cluster, epilogue, main loop), or
+//                                     its per-tensor control without promotion
 // Where the quantization happens is part of what a variant measures: quantized in run() it is
 // timed (amax, scale and cast of both operands, every call: dynamic scaling of activations);
 // quantized in setup it is not (weights, or activations a previous layer already wrote in FP8),
@@ -184,41 +182,45 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
   aisp::Tensor workspace_;
 };
 
-// The hand-written block-scaled GEMM (gemm_fp8_block_scaled_kernel.cu) on operands quantized in
-// setup: A in 1x128 blocks, B in 128x128 blocks. kTileRows 256 is the 256×128-tile rung, kTileCols
-// 192 the 128×192-tile rung (wgmma m64n192k32). Cluster 2 shares one operand's tiles through TMA
-// multicast (B for 128-row tiles, A for 256-row tiles). kTmaStore: C staged in shared memory and
-// written by TMA stores that overlap the next tile (128×192, cluster 1).
-template <int kCluster, int kTileRows = 128, int kTileCols = 128, bool kTmaStore = false>
+// The hand-written wgmma GEMM (gemm_fp8_block_scaled_kernel.cu), one rung per instantiation
+// (Fp8WgmmaRung: tile, cluster, epilogue, main loop, scaling), on operands quantized in setup: A in
+// 1x128 blocks and B in 128x128 blocks for the block-scaled rungs; both per tensor for the
+// per-tensor control (the same 128×192 kernel without promotion: what the promotion costs).
+template <Fp8WgmmaRung kRung>
 class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
+  static constexpr bool kControl = kRung.scaling == Fp8WgmmaScaling::per_tensor_control;
+
  public:
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
     r.features = {aisp::Feature::wgmma, aisp::Feature::tma, aisp::Feature::fp8};
-    if (kCluster > 1)
+    if (kRung.cluster > 1)
       r.features.push_back(aisp::Feature::thread_block_clusters);
     return r;
   }
 
   void setup(aisp::Context& ctx) override {
+    using common::Fp8ScaleGranularity;
     Fp8GemmProblem::setup(ctx);
-    qa_ = alloc_fp8_operand(ctx, "a", m(), k(), common::Fp8ScaleGranularity::block_1x128,
+    qa_ = alloc_fp8_operand(ctx, "a", m(), k(),
+                            kControl ? Fp8ScaleGranularity::per_tensor
+                                     : Fp8ScaleGranularity::block_1x128,
                             aisp::Role::input);
-    qb_ = alloc_fp8_operand(ctx, "b", n(), k(), common::Fp8ScaleGranularity::block_128x128,
+    qb_ = alloc_fp8_operand(ctx, "b", n(), k(),
+                            kControl ? Fp8ScaleGranularity::per_tensor
+                                     : Fp8ScaleGranularity::block_128x128,
                             aisp::Role::input);
-    const PerTensorScratch unused;  // block granularities need no per-tensor scratch
-    quantize_operand(a(), qa_, unused, ctx.stream());
-    quantize_operand(b(), qb_, unused, ctx.stream());
+    PerTensorScratch scratch;  // the block granularities need none
+    if (kControl)
+      scratch.alloc(ctx, "fp8");
+    quantize_operand(a(), qa_, scratch, ctx.stream());
+    quantize_operand(b(), qb_, scratch, ctx.stream());
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     launch_ = prepare_gemm_fp8_block_scaled(Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(),
                                                                    qa_.factors(), qb_.factors(),
                                                                    c(), m(), n(), k()},
-                                            ctx.device_properties(),
-                                            Fp8WgmmaRung{.tile_rows = kTileRows,
-                                                         .tile_cols = kTileCols,
-                                                         .cluster = kCluster,
-                                                         .tma_store = kTmaStore});
+                                            ctx.device_properties(), kRung);
   }
 
   void run(aisp::Context& ctx) override {
@@ -226,55 +228,11 @@ class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
   }
 
   std::optional<aisp::LowerPrecision> lower_precision() const override {
+    if (kControl)
+      return fp8_gemm_lower_precision("fp8_e4m3 A and B (per-tensor scales), all of K accumulated "
+                                      "on the tensor cores (no promotion), hand-written wgmma");
     return fp8_gemm_lower_precision("fp8_e4m3 A (1x128 scales) and B (128x128 scales), partial "
                                     "sums promoted to fp32 every 128 k, hand-written wgmma");
-  }
-
- private:
-  Fp8Operand qa_, qb_;
-  Fp8BlockScaledGemmLaunch launch_;
-};
-
-// The control of the hand-written rungs: the 128×192 kernel (same tile, ring, producer and
-// epilogue as gemm_fp8_wgmma_block_scaled_128x192) on operands quantized per tensor in setup, so
-// the wgmma accumulate all of K and no promotion runs. Its time against the block-scaled rung's is
-// what the promotion costs; against cuBLASLt's per-tensor mode (the same operands' recipe), what
-// the rest of the kernel leaves on the table.
-class GemmFp8PerTensorWgmmaControl : public Fp8GemmProblem {
- public:
-  aisp::Requirements requirements() const override {
-    aisp::Requirements r;
-    r.min_compute_capability = 90;
-    r.features = {aisp::Feature::wgmma, aisp::Feature::tma, aisp::Feature::fp8};
-    return r;
-  }
-
-  void setup(aisp::Context& ctx) override {
-    Fp8GemmProblem::setup(ctx);
-    qa_ = alloc_fp8_operand(ctx, "a", m(), k(), common::Fp8ScaleGranularity::per_tensor,
-                            aisp::Role::input);
-    qb_ = alloc_fp8_operand(ctx, "b", n(), k(), common::Fp8ScaleGranularity::per_tensor,
-                            aisp::Role::input);
-    PerTensorScratch scratch;
-    scratch.alloc(ctx, "fp8");
-    quantize_operand(a(), qa_, scratch, ctx.stream());
-    quantize_operand(b(), qb_, scratch, ctx.stream());
-    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    launch_ = prepare_gemm_fp8_block_scaled(
-        Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(), qa_.factors(), qb_.factors(), c(), m(),
-                               n(), k()},
-        ctx.device_properties(),
-        Fp8WgmmaRung{
-            .tile_rows = 128, .tile_cols = 192, .scaling = Fp8WgmmaScaling::per_tensor_control});
-  }
-
-  void run(aisp::Context& ctx) override {
-    AISP_CUDA_CHECK(launch_gemm_fp8_block_scaled(launch_, ctx.stream()));
-  }
-
-  std::optional<aisp::LowerPrecision> lower_precision() const override {
-    return fp8_gemm_lower_precision("fp8_e4m3 A and B (per-tensor scales), all of K accumulated on "
-                                    "the tensor cores (no promotion), hand-written wgmma");
   }
 
  private:

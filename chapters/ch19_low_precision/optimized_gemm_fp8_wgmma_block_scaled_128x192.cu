@@ -5,5 +5,5 @@
 // Kernel: gemm_fp8_block_scaled_kernel.cu (gemm_fp8_block_scaled_wide).
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<1, 128, 192>;
+using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.tile_cols = 192}>;
 AISP_VARIANT(Variant)

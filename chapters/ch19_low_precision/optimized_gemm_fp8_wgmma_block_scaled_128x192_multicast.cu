@@ -5,5 +5,6 @@
 // from 80 to 56 KiB per pair of blocks. Kernel: gemm_fp8_block_scaled_kernel.cu (WideMulticast).
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<2, 128, 192>;
+using Variant =
+    aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.tile_cols = 192, .cluster = 2}>;
 AISP_VARIANT(Variant)

@@ -7,5 +7,6 @@
 // (4 instead of 5). Kernel: gemm_fp8_block_scaled_kernel.cu (WideTmaStore).
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<1, 128, 192, true>;
+using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.tile_cols = 192,
+                                                                             .tma_store = true}>;
 AISP_VARIANT(Variant)

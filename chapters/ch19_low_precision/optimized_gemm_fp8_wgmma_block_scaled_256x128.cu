@@ -6,5 +6,5 @@
 // Kernel: gemm_fp8_block_scaled_kernel.cu (gemm_fp8_block_scaled_tall).
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<1, 256>;
+using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.tile_rows = 256}>;
 AISP_VARIANT(Variant)

@@ -5,5 +5,6 @@
 // Kernel: gemm_fp8_block_scaled_kernel.cu (gemm_fp8_block_scaled_tall<2>).
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<2, 256>;
+using Variant =
+    aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.tile_rows = 256, .cluster = 2}>;
 AISP_VARIANT(Variant)

@@ -7,5 +7,6 @@
 // spans all of K here. Kernel: gemm_fp8_block_scaled_kernel.cu (WideUnpromoted).
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8PerTensorWgmmaControl;
+using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{
+    .tile_cols = 192, .scaling = aisp::ch19::Fp8WgmmaScaling::per_tensor_control}>;
 AISP_VARIANT(Variant)
