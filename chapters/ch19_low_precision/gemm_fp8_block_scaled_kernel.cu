@@ -35,8 +35,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "../common/cluster.cuh"
 #include "../common/fp8_scale_layouts.cuh"
@@ -67,15 +69,23 @@ enum class Schedule {
   no_promotion,        // control: per-tensor scales, the wgmma accumulate all of K
 };
 
-// One rung: the tile (kTileM × kTileN of C), the cluster, the ring depth, the schedule and the
-// epilogue. Everything the kernel needs to know about its shape is derived here, once.
-template <int kTileM_, int kTileN_, int kCluster_, int kStages_, Schedule kSchedule_,
-          bool kTmaStore_ = false>
+// Hopper's opt-in shared memory per block (227 KiB; prepare checks the device's own figure).
+constexpr unsigned kMaxSharedPerBlock = 227 * 1024;
+constexpr int kMaxStages = 6;
+
+// One rung (Fp8WgmmaRung: tile, cluster, epilogue, main loop, scaling) and everything the kernel
+// derives from it, once: the schedule, the byte counts, the ring depth.
+template <Fp8WgmmaRung kRung>
 struct Rung {
-  static constexpr int kTileM = kTileM_, kTileN = kTileN_, kCluster = kCluster_;
-  static constexpr int kStages = kStages_;
-  static constexpr Schedule kSchedule = kSchedule_;
-  static constexpr bool kTmaStore = kTmaStore_;
+  static constexpr int kTileM = kRung.tile_rows, kTileN = kRung.tile_cols;
+  static constexpr int kCluster = kRung.cluster;
+  static constexpr bool kTmaStore = kRung.tma_store;
+  static constexpr Schedule kSchedule = kRung.scaling == Fp8WgmmaScaling::per_tensor_control
+                                            ? Schedule::no_promotion
+                                        : kRung.split_halves ? Schedule::split_halves
+                                        : kTileM == 256      ? Schedule::fragments
+                                        : kTileN == 192      ? Schedule::single_temporary
+                                                             : Schedule::paired_temporaries;
   // 256-row tiles pair horizontally in a cluster and share A; the others vertically, sharing B.
   static constexpr bool kShareA = kTileM == 256;
   static constexpr int kFragments = kTileM / 128;   // 64-row fragments per consumer warpgroup
@@ -86,15 +96,21 @@ struct Rung {
   static constexpr unsigned kAScaleBytes = kBlockScales ? kTileM * 4 : 0;
   static constexpr unsigned kStageBytes = kATileBytes + kBTileBytes + kAScaleBytes;
   // Shared memory: [C staging (kTmaStore)] then the ring: the A and B tiles of every slot
-  // (1024-byte aligned for the swizzle), the A factors of every slot, full[] and empty[].
+  // (1024-byte aligned for the swizzle), the A factors of every slot, full[] and empty[]. The
+  // ring takes as many slots as fit beside the staging buffers, at most 6: 6 for 128×128 tiles,
+  // 4 for 256×128, 5 for 128×192 (4 with the staging buffers).
   static constexpr unsigned kStagingFragmentBytes = 64 * kTileN * 2;  // 64 rows of bf16
   static constexpr unsigned kStagingBytes =
       kTmaStore ? kConsumers * kFragments * kStagingFragmentBytes : 0;
+  static constexpr int kStages = std::min<int>(
+      kMaxStages,
+      (kMaxSharedPerBlock - common::kSharedAlignmentSlack - kStagingBytes) / (kStageBytes + 2 * 8));
   static constexpr unsigned kRingBytes = kStages * kStageBytes + 2 * kStages * 8;
   static constexpr unsigned kSharedBytes =
       kStagingBytes + kRingBytes + common::kSharedAlignmentSlack;
   static constexpr int kGroupRows = kGroupRowsOfA / (kTileM * (kShareA ? 1 : kCluster));
   static_assert(kTileN % kStoreBoxCols == 0, "the TMA-store boxes must tile the tile's columns");
+  static_assert(kStages >= 2 && kSharedBytes <= kMaxSharedPerBlock, "the ring does not fit");
 };
 
 template <class R>
@@ -561,7 +577,7 @@ __device__ __forceinline__ void store_fragment(const float (&acc)[kAcc], __nv_bf
 
 // Blocks until the 128 threads of consumer warpgroup `consumer` arrive (named barrier 1 + consumer;
 // 0 is __syncthreads').
-__device__ __forceinline__ void consumer_barrier(int consumer) {
+[[maybe_unused]] __device__ __forceinline__ void consumer_barrier(int consumer) {
   asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory");
 }
 
@@ -711,21 +727,26 @@ __global__ void __launch_bounds__(kThreads, 1)
 #else
   (void)a_map, (void)b_map, (void)a_scale_map, (void)c_map, (void)a_scales, (void)b_scales, (void)c,
       (void)m, (void)n, (void)k;
+  // The shape constants only the sm_90a body reads (unreferenced ones are errors under -Werror).
+  static_assert(R::kCluster >= 1 && R::kShareA == (R::kTileM == 256) && R::kAccumulators > 0 &&
+                R::kGroupRows >= 1);
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
 #endif
 }
 
-// The rungs built (each one kernel instantiation; the variant files pick them by shape).
-using Square = Rung<128, 128, 1, 6, Schedule::paired_temporaries>;
-using SquareMulticast = Rung<128, 128, 2, 6, Schedule::paired_temporaries>;
-using Tall = Rung<256, 128, 1, 4, Schedule::fragments>;
-using TallMulticast = Rung<256, 128, 2, 4, Schedule::fragments>;
-using Wide = Rung<128, 192, 1, 5, Schedule::single_temporary>;
-using WideMulticast = Rung<128, 192, 2, 5, Schedule::single_temporary>;
-// 4 slots: the two 24 KiB staging buffers and 5 slots of 40.5 KiB exceed the 227 KiB per block.
-using WideTmaStore = Rung<128, 192, 1, 4, Schedule::single_temporary, true>;
-using WideUnpromoted = Rung<128, 192, 1, 5, Schedule::no_promotion>;
-using WideHalves = Rung<128, 192, 1, 5, Schedule::split_halves>;
+// The rungs built, each one kernel instantiation (the variant files name them).
+constexpr Fp8WgmmaRung kBuiltRungs[] = {
+    {},                                                           // 128×128
+    {.cluster = 2},                                               // 128×128, B multicast
+    {.tile_rows = 256},                                           // 256×128
+    {.tile_rows = 256, .cluster = 2},                             // 256×128, A multicast
+    {.tile_cols = 192},                                           // 128×192
+    {.tile_cols = 192, .cluster = 2},                             // 128×192, B multicast
+    {.tile_cols = 192, .tma_store = true},                        // 128×192, TMA-store epilogue
+    {.tile_cols = 192, .split_halves = true},                     // 128×192 in pipelined halves
+    {.tile_cols = 192, .tma_store = true, .split_halves = true},  // both
+    {.tile_cols = 192, .scaling = Fp8WgmmaScaling::per_tensor_control},  // the control
+};
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
                                 const float*, __nv_bfloat16*, int, int, int);
@@ -735,31 +756,20 @@ struct KernelChoice {
   unsigned shared_bytes = 0;
 };
 
-template <class R>
-KernelChoice choice() {
-  return {gemm_fp8_block_scaled<R>, R::kSharedBytes};
+template <std::size_t... kIndex>
+KernelChoice find_kernel(const Fp8WgmmaRung& rung, std::index_sequence<kIndex...>) {
+  KernelChoice found;
+  (void)((rung == kBuiltRungs[kIndex] ? (found = {gemm_fp8_block_scaled<Rung<kBuiltRungs[kIndex]>>,
+                                                  Rung<kBuiltRungs[kIndex]>::kSharedBytes},
+                                         true)
+                                      : false) ||
+         ...);
+  return found;
 }
 
 // The kernel for a rung, or {} where none is built.
 KernelChoice kernel_for(const Fp8WgmmaRung& rung) {
-  const bool two = rung.cluster == 2;
-  const bool wide = rung.tile_rows == 128 && rung.tile_cols == 192;
-  const int options = (rung.tma_store ? 1 : 0) + (rung.split_halves ? 1 : 0) +
-                      (rung.scaling == Fp8WgmmaScaling::per_tensor_control ? 1 : 0);
-  if (options > 0)  // each option is built alone, on 128×192 tiles with cluster 1
-    return !wide || two || options > 1 ? KernelChoice{}
-           : rung.tma_store            ? choice<WideTmaStore>()
-           : rung.split_halves         ? choice<WideHalves>()
-                                       : choice<WideUnpromoted>();
-  if (wide)
-    return two ? choice<WideMulticast>() : choice<Wide>();
-  if (rung.tile_cols != 128)
-    return {};
-  if (rung.tile_rows == 256)
-    return two ? choice<TallMulticast>() : choice<Tall>();
-  if (rung.tile_rows == 128)
-    return two ? choice<SquareMulticast>() : choice<Square>();
-  return {};
+  return find_kernel(rung, std::make_index_sequence<std::size(kBuiltRungs)>{});
 }
 
 // Opts the kernel into its shared memory and sizes the persistent grid: one block per SM, or
@@ -808,6 +818,13 @@ std::string describe(const Fp8WgmmaRung& rung) {
          (rung.scaling == Fp8WgmmaScaling::per_tensor_control ? ", per-tensor control" : "");
 }
 
+std::string built_rungs() {
+  std::string list;
+  for (const Fp8WgmmaRung& rung : kBuiltRungs)
+    list += (list.empty() ? "" : "; ") + describe(rung);
+  return list;
+}
+
 }  // namespace
 
 Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
@@ -818,10 +835,8 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   const KernelChoice chosen = kernel_for(rung);
   if (!chosen.kernel)
     throw std::invalid_argument(
-        "gemm_fp8_block_scaled: no kernel is built for " + describe(rung) +
-        " (built: 128x128, 256x128 and 128x192 tiles with cluster 1 or 2; on 128x192 tiles with "
-        "cluster 1, one at a time: the TMA-store epilogue, the split halves, the per-tensor "
-        "control)");
+        "gemm_fp8_block_scaled: no kernel is built for " + describe(rung) + " (built: " +
+        built_rungs() + "; add the rung to kBuiltRungs in gemm_fp8_block_scaled_kernel.cu)");
   if (!args.a || !args.b || !args.a_scales || !args.b_scales || !args.c)
     throw std::invalid_argument("gemm_fp8_block_scaled: null operand or scale pointer");
   // A cluster pairs tiles vertically (they share B) or, for 256-row tiles, horizontally (A).

@@ -10,13 +10,14 @@
 //       consumer warpgroup 128 rows in two 64-row fragments through one temporary) or 128×192
 //       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial); cluster 2 pairs
 //       blocks that share one operand tile through TMA multicast (B for 128-row tiles, which pair
-//       vertically, A for 256-row tiles, which pair horizontally). tma_store (128×192, cluster 1)
-//       stages C in shared memory and writes it with TMA stores overlapped with the next tile;
-//       split_halves (128×192, cluster 1) multiplies the tile in two 96-column halves pipelined so
-//       that one is on the tensor cores while the other is promoted;
-//       scaling per_tensor_control (128×192, cluster 1) takes per-tensor factors (one float each
-//       in a_scales and b_scales) and runs without promotion: the control that measures what the
-//       promotion costs. The overload with (cluster, tile_rows, tile_cols) is the older form.
+//       vertically, A for 256-row tiles, which pair horizontally). On 128×192 tiles with cluster
+//       1: tma_store stages C in shared memory and writes it with TMA stores overlapped with the
+//       next tile; split_halves multiplies the tile in two 96-column halves pipelined so that
+//       one is on the tensor cores while the other is promoted; scaling per_tensor_control takes
+//       per-tensor factors (one float each in a_scales and b_scales) and runs without promotion
+//       (the control that measures what the promotion costs). Only the combinations listed in
+//       kBuiltRungs (gemm_fp8_block_scaled_kernel.cu) are built; others are refused. The overload
+//       with (cluster, tile_rows, tile_cols) is the older form.
 //   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
 // CUDA and chapters/common only (no harness headers), so scripts/probes/fp8_probe.cu links it.
 #pragma once
@@ -51,6 +52,8 @@ struct Fp8WgmmaRung {
   bool tma_store = false;     // C through shared memory and TMA stores (128×192, cluster 1)
   bool split_halves = false;  // two 96-column temporaries, one always in flight (128×192, 1)
   Fp8WgmmaScaling scaling = Fp8WgmmaScaling::block_1x128_128x128;
+
+  constexpr bool operator==(const Fp8WgmmaRung&) const = default;
 };
 
 struct Fp8BlockScaledGemmLaunch {
