@@ -4,7 +4,7 @@
 // registers as one 96-register temporary) and promotes one half while the other is on the tensor
 // cores, so three of its four promotions per two k blocks overlap its own wgmma rather than
 // relying on the other consumer's. A is read from shared memory twice per k32 step (once per half).
-// Kernel: gemm_fp8_block_scaled_kernel.cu (WideHalves, mainloop_halves).
+// Kernel: gemm_fp8_block_scaled_kernel.cu (mainloop_halves).
 #include "gemm_fp8_variants.cuh"
 
 using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.tile_cols = 192,

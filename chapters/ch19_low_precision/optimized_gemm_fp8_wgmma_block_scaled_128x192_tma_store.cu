@@ -4,7 +4,7 @@
 // runs on the SM; here each writes its 64×192 bf16 rows into a swizzled staging buffer in shared
 // memory (conflict-free), one thread starts three TMA stores, and the warpgroup goes on to the
 // next tile's main loop while the copy engine writes C. The two 24 KiB buffers cost one ring slot
-// (4 instead of 5). Kernel: gemm_fp8_block_scaled_kernel.cu (WideTmaStore).
+// (4 instead of 5). Kernel: gemm_fp8_block_scaled_kernel.cu (store_tile_through_shared).
 #include "gemm_fp8_variants.cuh"
 
 using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.tile_cols = 192,

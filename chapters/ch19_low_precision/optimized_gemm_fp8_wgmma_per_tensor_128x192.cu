@@ -4,7 +4,7 @@
 // no wait per k block, no promotion FFMA. Its time against the block-scaled rung's is what the
 // promotion costs; against cuBLASLt per-tensor (the same recipe), what the rest of the kernel
 // leaves on the table. Not a block-scaled GEMM: the tensor cores' reduced-precision accumulation
-// spans all of K here. Kernel: gemm_fp8_block_scaled_kernel.cu (WideUnpromoted).
+// spans all of K here. Kernel: gemm_fp8_block_scaled_kernel.cu (mainloop_unpromoted).
 #include "gemm_fp8_variants.cuh"
 
 using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{
