@@ -576,9 +576,12 @@ __device__ __forceinline__ void store_fragment(const float (&acc)[kAcc], __nv_bf
 }
 
 // Blocks until the 128 threads of consumer warpgroup `consumer` arrive (named barrier 1 + consumer;
-// 0 is __syncthreads').
+// 0 is __syncthreads'). Immediate ids: with an id in a register ptxas reserves all 16 barriers.
 [[maybe_unused]] __device__ __forceinline__ void consumer_barrier(int consumer) {
-  asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory");
+  if (consumer == 0)
+    asm volatile("bar.sync 1, 128;" ::: "memory");
+  else
+    asm volatile("bar.sync 2, 128;" ::: "memory");
 }
 
 // The TMA-store epilogue: the consumer writes its fragments as bf16 into its staging buffer in the
