@@ -65,35 +65,31 @@ enum class Schedule {
   paired_temporaries,  // 128×128: two k blocks in flight into two temporaries
   fragments,           // 256×128: two 64-row fragments per consumer through one temporary
   single_temporary,    // 128×192: one wide temporary per k block
-  split_halves,        // 128×192: two 96-column temporaries, one always in flight
-  no_promotion,        // control: per-tensor scales, the wgmma accumulate all of K
 };
 
 // Hopper's opt-in shared memory per block (227 KiB; prepare checks the device's own figure).
 constexpr unsigned kMaxSharedPerBlock = 227 * 1024;
 constexpr int kMaxStages = 6;
 
-// One rung (Fp8WgmmaRung: tile, cluster, epilogue, main loop, scaling) and everything the kernel
+// One rung (Fp8WgmmaRung: tile, cluster, epilogue, main-loop options) and everything the kernel
 // derives from it, once: the schedule, the byte counts, the ring depth.
 template <Fp8WgmmaRung kRung>
 struct Rung {
   static constexpr int kTileM = kRung.tile_rows, kTileN = kRung.tile_cols;
   static constexpr int kCluster = kRung.cluster;
   static constexpr bool kTmaStore = kRung.tma_store;
-  static constexpr Schedule kSchedule = kRung.scaling == Fp8WgmmaScaling::per_tensor_control
-                                            ? Schedule::no_promotion
-                                        : kRung.split_halves ? Schedule::split_halves
-                                        : kTileM == 256      ? Schedule::fragments
-                                        : kTileN == 192      ? Schedule::single_temporary
-                                                             : Schedule::paired_temporaries;
+  static constexpr Schedule kSchedule = kTileM == 256   ? Schedule::fragments
+                                        : kTileN == 192 ? Schedule::single_temporary
+                                                        : Schedule::paired_temporaries;
+  static constexpr bool kStagger = kRung.stagger_consumers;
+  static constexpr bool kPrefetch = kRung.prefetch_next_block;
   // 256-row tiles pair horizontally in a cluster and share A; the others vertically, sharing B.
   static constexpr bool kShareA = kTileM == 256;
   static constexpr int kFragments = kTileM / 128;   // 64-row fragments per consumer warpgroup
   static constexpr int kAccumulators = kTileN / 2;  // fp32 registers per thread per fragment
-  static constexpr bool kBlockScales = kSchedule != Schedule::no_promotion;
   static constexpr unsigned kATileBytes = kTileM * kBlockK;
   static constexpr unsigned kBTileBytes = kTileN * kBlockK;
-  static constexpr unsigned kAScaleBytes = kBlockScales ? kTileM * 4 : 0;
+  static constexpr unsigned kAScaleBytes = kTileM * 4;
   static constexpr unsigned kStageBytes = kATileBytes + kBTileBytes + kAScaleBytes;
   // Shared memory: [C staging (kTmaStore)] then the ring: the A and B tiles of every slot
   // (1024-byte aligned for the swizzle), the A factors of every slot, full[] and empty[]. The
@@ -111,6 +107,8 @@ struct Rung {
   static constexpr int kGroupRows = kGroupRowsOfA / (kTileM * (kShareA ? 1 : kCluster));
   static_assert(kTileN % kStoreBoxCols == 0, "the TMA-store boxes must tile the tile's columns");
   static_assert(kStages >= 2 && kSharedBytes <= kMaxSharedPerBlock, "the ring does not fit");
+  static_assert(kSchedule == Schedule::single_temporary || !(kStagger || kPrefetch),
+                "stagger_consumers and prefetch_next_block are options of the 128×192 main loop");
 };
 
 template <class R>
@@ -212,8 +210,7 @@ __device__ __forceinline__ void produce(const Ring<R>& ring, const TileWalk<R>& 
       } else {
         common::tma_load_2d(ring.b_tile(s), b_map, ring.full(s), k0, o.col0);
       }
-      if constexpr (R::kBlockScales)
-        common::tma_load_2d(ring.a_scales(s), a_scale_map, ring.full(s), o.row0, kb);
+      common::tma_load_2d(ring.a_scales(s), a_scale_map, ring.full(s), o.row0, kb);
     }
   }
 }
@@ -394,6 +391,16 @@ __device__ __forceinline__ void mainloop_fragments(const Ring<R>& ring, const Co
 // promotion takes the first or second block's factor per column group, chosen at compile time in
 // two unrolled copies. N need not be a multiple of 192: the last column of tiles is partial (TMA
 // fills the rows past N with zeros, the stores skip the columns past N).
+// Two options on this main loop (each its own rung):
+//   - prefetch_next_block: the wait for block kb + 1's slot and the loads of its factors move above
+//     block kb's promotion, so that after the 96 FFMA the warp goes straight to the next wgmma
+//     instead of waiting on the barrier and the factor loads then;
+//   - stagger_consumers: once, at the start, consumer 1 waits (named barrier 3) until consumer 0's
+//     first group has finished before issuing its own, so the two start half a period apart: one
+//     consumer's group on the tensor cores while the other promotes. Without it both start
+//     together, their groups share the tensor cores and finish together, and both promote while
+//     the tensor cores wait; nothing later pulls them back into step (each consumer has its own
+//     epilogue, and the ring has slots to spare).
 template <class R>
 __device__ __forceinline__ void
 mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R::kAccumulators],
@@ -405,13 +412,34 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
   const bool split_at_128 = col0 % 128 == 0;
   const float* first_scales = b_scales + static_cast<std::size_t>(first_block) * b_scale_ld;
   const float* second_scales = b_scales + static_cast<std::size_t>(second_block) * b_scale_ld;
-  float temp[R::kAccumulators];
-  for (int kb = 0; kb < k_blocks; ++kb) {
+  // What block kb needs besides its tiles: this thread's two A factors (from the slot, which this
+  // waits for) and the tile's two B factors.
+  struct BlockFactors {
+    float a_top, a_bottom, b_first, b_second;
+  };
+  const auto wait_for_block = [&](int kb) {
     const int step = base + kb, s = step % R::kStages;
     const float b_first = __ldg(first_scales + kb), b_second = __ldg(second_scales + kb);
     common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / R::kStages) & 1));
     const float* a_factors = ring.a_scales(s) + me.row<R>(0);
-    const float a_top = a_factors[0], a_bottom = a_factors[8];
+    return BlockFactors{a_factors[0], a_factors[8], b_first, b_second};
+  };
+  float temp[R::kAccumulators];
+  BlockFactors next{};
+  if constexpr (R::kPrefetch)
+    next = wait_for_block(0);
+  for (int kb = 0; kb < k_blocks; ++kb) {
+    const int step = base + kb, s = step % R::kStages;
+    BlockFactors f{};
+    if constexpr (R::kPrefetch)
+      f = next;
+    else
+      f = wait_for_block(kb);
+    const bool first_of_kernel = base == 0 && kb == 0;
+    if constexpr (R::kStagger) {
+      if (first_of_kernel && me.consumer == 1)
+        asm volatile("bar.sync 3, 256;" ::: "memory");  // consumer 0's first group has finished
+    }
     multiply_block<R::kTileN>(
         temp, common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + me.a_offset<R>(0),
         common::wgmma_descriptor_k_major_sw128(ring.b_tile(s)));
@@ -419,136 +447,21 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
     common::wgmma_fence_accumulators(temp);
     // The slot's tiles and factors are no longer read: release it before promoting.
     release_slot(ring, s);
-    const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
-    const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
+    if constexpr (R::kStagger) {
+      if (first_of_kernel && me.consumer == 0)
+        asm volatile("bar.arrive 3, 256;" ::: "memory");
+    }
+    if constexpr (R::kPrefetch) {
+      if (kb + 1 < k_blocks)
+        next = wait_for_block(kb + 1);
+    }
+    const float top_first = f.a_top * f.b_first, bottom_first = f.a_bottom * f.b_first;
+    const float top_second = f.a_top * f.b_second, bottom_second = f.a_bottom * f.b_second;
     if (split_at_128)
       promote<16>(acc[0], temp, top_first, bottom_first, top_second, bottom_second);
     else
       promote<8>(acc[0], temp, top_first, bottom_first, top_second, bottom_second);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// 128×192 in halves (Schedule::split_halves): the 128×192 rung's consumer idles on its own while
-// it waits for its group and promotes it (96 FFMA per k block); only the other consumer's wgmma
-// can fill the tensor cores meanwhile. Here the tile's 192 columns are two 96-column halves, each
-// multiplied by four wgmma m64n96k32 into its own 48-register temporary (96 accumulators + 2 × 48:
-// the same 192 registers as one 96-register temporary), and the halves are pipelined across k
-// blocks so that one group of this consumer is always on the tensor cores while it promotes the
-// other: issue left(kb) and right(kb); wait for left(kb), promote it; issue left(kb + 1); wait
-// for right(kb), promote it; issue right(kb + 1); wait for left(kb + 1), promote it; wait for
-// right(kb + 1), promote it. Only that last promotion (48 FFMA per two k blocks, against 2 × 96
-// for the 128×192 rung) finds none of this consumer's work on the tensor cores. Two k blocks per
-// iteration and none in flight across the back edge: with left(kb + 1) in flight around the loop,
-// ptxas serialized every wgmma (C7514, "non wgmma instructions reading accumulator registers").
-// The price: each m64n96k32 reads the 64 A rows from shared memory for 96 columns instead of 192
-// (A read twice per k32 step: 10 instead of 8 KiB per 96 tensor cycles).
-template <class R>
-__device__ __forceinline__ void
-mainloop_halves(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R::kAccumulators],
-                int base, int k_blocks, const float* b_scales, int b_scale_ld, int col0, int n) {
-  constexpr int kHalf = R::kTileN / 2;  // columns per half
-  constexpr int kHalfGroups = kHalf / 8;
-  // B rows kHalf.. of the 128B-swizzled B tile start kHalf·128 bytes in: whole 8-row atoms.
-  constexpr std::uint64_t kRightHalf = kHalf * 128 / 16;
-  const int first_block = col0 / 128;
-  const int second_block = min(first_block + 1, n / 128 - 1);
-  const bool split_at_128 = col0 % 128 == 0;  // else at 64
-  const float* first_scales = b_scales + static_cast<std::size_t>(first_block) * b_scale_ld;
-  const float* second_scales = b_scales + static_cast<std::size_t>(second_block) * b_scale_ld;
-  float left[kHalf / 2], right[kHalf / 2];
-  const auto issue = [&](float(&t)[kHalf / 2], int step, std::uint64_t b_offset) {
-    const int s = step % R::kStages;
-    multiply_block<kHalf>(
-        t, common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + me.a_offset<R>(0),
-        common::wgmma_descriptor_k_major_sw128(ring.b_tile(s)) + b_offset);
-  };
-  const auto wait_full = [&](int step) {
-    common::mbarrier_wait_parity(ring.full(step % R::kStages),
-                                 static_cast<std::uint32_t>((step / R::kStages) & 1));
-  };
-  // This thread's four factors of block `step` (its slot is full): top/bottom rows × first/second
-  // B block.
-  struct Factors {
-    float top_first, bottom_first, top_second, bottom_second;
-  };
-  const auto factors = [&](int step, int kb) {
-    const float* a_factors = ring.a_scales(step % R::kStages) + me.row<R>(0);
-    const float a_top = a_factors[0], a_bottom = a_factors[8];
-    const float b_first = __ldg(first_scales + kb), b_second = __ldg(second_scales + kb);
-    return Factors{a_top * b_first, a_bottom * b_first, a_top * b_second, a_bottom * b_second};
-  };
-  const auto promote_left = [&](const Factors& f) {
-    common::wgmma_fence_accumulators(left);
-    if (split_at_128)
-      promote<16, 0>(acc[0], left, f.top_first, f.bottom_first, f.top_second, f.bottom_second);
-    else
-      promote<8, 0>(acc[0], left, f.top_first, f.bottom_first, f.top_second, f.bottom_second);
-  };
-  const auto promote_right = [&](const Factors& f) {
-    common::wgmma_fence_accumulators(right);
-    if (split_at_128)
-      promote<16, kHalfGroups>(acc[0], right, f.top_first, f.bottom_first, f.top_second,
-                               f.bottom_second);
-    else
-      promote<8, kHalfGroups>(acc[0], right, f.top_first, f.bottom_first, f.top_second,
-                              f.bottom_second);
-  };
-
-  for (int kb = 0; kb < k_blocks; kb += 2) {
-    const int step0 = base + kb, step1 = step0 + 1;
-    wait_full(step0);
-    const Factors f0 = factors(step0, kb);
-    issue(left, step0, 0);
-    issue(right, step0, kRightHalf);
-    common::wgmma_wait_group<1>();  // left(kb) done, right(kb) running
-    promote_left(f0);
-    wait_full(step1);
-    const Factors f1 = factors(step1, kb + 1);
-    issue(left, step1, 0);
-    common::wgmma_wait_group<1>();  // right(kb) done, left(kb + 1) running
-    release_slot(ring, step0 % R::kStages);
-    promote_right(f0);
-    issue(right, step1, kRightHalf);
-    common::wgmma_wait_group<1>();  // left(kb + 1) done, right(kb + 1) running
-    promote_left(f1);
-    common::wgmma_wait_group<0>();  // right(kb + 1) done: nothing of ours in flight
-    release_slot(ring, step1 % R::kStages);
-    promote_right(f1);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The control (Schedule::no_promotion): what the same tile, ring and epilogue reach without any
-// promotion. A and B carry one factor each (per-tensor scales), so the wgmma accumulate all of K
-// straight into the accumulators, one group in flight while the next is issued (a slot is released
-// when the group after it has been issued and its own has finished), and the product of the two
-// factors is applied once, before the store. Not the block-scaled recipe (and its accumulation
-// spans all of K on the tensor cores): it measures how much of the gap to cuBLASLt the promotion
-// accounts for.
-template <class R>
-__device__ __forceinline__ void mainloop_unpromoted(const Ring<R>& ring, const ConsumerThread& me,
-                                                    float (&acc)[1][R::kAccumulators], int base,
-                                                    int k_blocks) {
-  for (int kb = 0; kb < k_blocks; ++kb) {
-    const int step = base + kb, s = step % R::kStages;
-    common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / R::kStages) & 1));
-    const std::uint64_t desc_a =
-        common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + me.a_offset<R>(0);
-    const std::uint64_t desc_b = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
-    common::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kBlockK / 32; ++kk)
-      common::wgmma_m64nNk32_e4m3<R::kTileN>(acc[0], desc_a + 2 * kk, desc_b + 2 * kk,
-                                             kb > 0 || kk > 0);
-    common::wgmma_commit_group();
-    common::wgmma_wait_group<1>();
-    if (kb > 0)
-      release_slot(ring, (step - 1) % R::kStages);
-  }
-  common::wgmma_wait_group<0>();
-  common::wgmma_fence_accumulators(acc[0]);
-  release_slot(ring, (base + k_blocks - 1) % R::kStages);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,8 +548,8 @@ store_tile_through_shared(const Ring<R>& ring, const ConsumerThread& me,
 // The consumer warpgroup: per tile, zero the accumulators, run the rung's main loop, store.
 template <class R>
 __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& walk, int warpgroup,
-                                        const CUtensorMap& c_map, const float* a_scales,
-                                        const float* b_scales, __nv_bfloat16* c, int n, int k) {
+                                        const CUtensorMap& c_map, const float* b_scales,
+                                        __nv_bfloat16* c, int n, int k) {
   const ConsumerThread me(warpgroup);
   const int k_blocks = k / kBlockK;
   const int b_scale_ld =
@@ -651,22 +564,13 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
       for (int i = 0; i < R::kAccumulators; ++i)
         acc[f][i] = 0.0f;
     // The B factors of the tile's (first) 128-column block, one per k block.
-    const float* tile_b_scales =
-        R::kBlockScales ? b_scales + static_cast<std::size_t>(o.col0 / 128) * b_scale_ld : b_scales;
+    const float* tile_b_scales = b_scales + static_cast<std::size_t>(o.col0 / 128) * b_scale_ld;
     if constexpr (R::kSchedule == Schedule::paired_temporaries) {
       mainloop_paired(ring, me, acc, base, k_blocks, tile_b_scales);
     } else if constexpr (R::kSchedule == Schedule::fragments) {
       mainloop_fragments(ring, me, acc, base, k_blocks, tile_b_scales);
-    } else if constexpr (R::kSchedule == Schedule::single_temporary) {
-      mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
-    } else if constexpr (R::kSchedule == Schedule::split_halves) {
-      mainloop_halves(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     } else {
-      mainloop_unpromoted(ring, me, acc, base, k_blocks);
-      const float scale = __ldg(a_scales) * __ldg(b_scales);
-#pragma unroll
-      for (int i = 0; i < R::kAccumulators; ++i)
-        acc[0][i] *= scale;
+      mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     }
     if constexpr (R::kTmaStore) {
       store_tile_through_shared(ring, me, acc, c_map, o.row0, o.col0, n);
@@ -691,8 +595,8 @@ __global__ void __launch_bounds__(kThreads, 1)
                           const __grid_constant__ CUtensorMap b_map,
                           const __grid_constant__ CUtensorMap a_scale_map,
                           const __grid_constant__ CUtensorMap c_map,
-                          const float* __restrict__ a_scales, const float* __restrict__ b_scales,
-                          __nv_bfloat16* __restrict__ c, int m, int n, int k) {
+                          const float* __restrict__ b_scales, __nv_bfloat16* __restrict__ c, int m,
+                          int n, int k) {
 #if AISP_WGMMA_AVAILABLE
   extern __shared__ std::uint8_t shared_window[];
   const Ring<R> ring{common::align_shared_1024(shared_window)};
@@ -703,8 +607,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (tid == 0) {
     common::tma_prefetch_tensor_map(a_map);
     common::tma_prefetch_tensor_map(b_map);
-    if constexpr (R::kBlockScales)
-      common::tma_prefetch_tensor_map(a_scale_map);
+    common::tma_prefetch_tensor_map(a_scale_map);
     for (int s = 0; s < R::kStages; ++s) {
       common::mbarrier_init(ring.full(s), 1);
       common::mbarrier_init(ring.empty(s), 4 * kConsumers * R::kCluster);
@@ -723,13 +626,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncwarp();
   } else {
     common::setmaxnreg_increase<232>();
-    consume(ring, walk, warpgroup, c_map, a_scales, b_scales, c, n, k);
+    consume(ring, walk, warpgroup, c_map, b_scales, c, n, k);
   }
   if constexpr (R::kCluster > 1)
     common::cluster_sync();  // no block exits while its peer may still signal or copy into it
 #else
-  (void)a_map, (void)b_map, (void)a_scale_map, (void)c_map, (void)a_scales, (void)b_scales, (void)c,
-      (void)m, (void)n, (void)k;
+  (void)a_map, (void)b_map, (void)a_scale_map, (void)c_map, (void)b_scales, (void)c, (void)m,
+      (void)n, (void)k;
   // The shape constants only the sm_90a body reads (unreferenced ones are errors under -Werror).
   static_assert(R::kCluster >= 1 && R::kShareA == (R::kTileM == 256) && R::kAccumulators > 0 &&
                 R::kGroupRows >= 1);
@@ -739,20 +642,25 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // The rungs built, each one kernel instantiation (the variant files name them).
 constexpr Fp8WgmmaRung kBuiltRungs[] = {
-    {},                                                           // 128×128
-    {.cluster = 2},                                               // 128×128, B multicast
-    {.tile_rows = 256},                                           // 256×128
-    {.tile_rows = 256, .cluster = 2},                             // 256×128, A multicast
-    {.tile_cols = 192},                                           // 128×192
-    {.tile_cols = 192, .cluster = 2},                             // 128×192, B multicast
-    {.tile_cols = 192, .tma_store = true},                        // 128×192, TMA-store epilogue
-    {.tile_cols = 192, .split_halves = true},                     // 128×192 in pipelined halves
-    {.tile_cols = 192, .tma_store = true, .split_halves = true},  // both
-    {.tile_cols = 192, .scaling = Fp8WgmmaScaling::per_tensor_control},  // the control
+    {},                                     // 128×128
+    {.cluster = 2},                         // 128×128, B multicast
+    {.tile_rows = 256},                     // 256×128
+    {.tile_rows = 256, .cluster = 2},       // 256×128, A multicast
+    {.tile_cols = 192},                     // 128×192
+    {.tile_cols = 192, .cluster = 2},       // 128×192, B multicast
+    {.tile_cols = 192, .tma_store = true},  // 128×192, TMA-store epilogue
+    {.tile_cols = 192, .cluster = 2, .tma_store = true},
+    {.tile_cols = 192, .tma_store = true, .stagger_consumers = true},
+    {.tile_cols = 192, .tma_store = true, .prefetch_next_block = true},
+    {.tile_cols = 192,
+     .cluster = 2,
+     .tma_store = true,
+     .stagger_consumers = true,
+     .prefetch_next_block = true},
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
-                                const float*, __nv_bfloat16*, int, int, int);
+                                __nv_bfloat16*, int, int, int);
 
 struct KernelChoice {
   KernelFunction kernel = nullptr;
@@ -817,8 +725,8 @@ std::string describe(const Fp8WgmmaRung& rung) {
   return std::to_string(rung.tile_rows) + "x" + std::to_string(rung.tile_cols) +
          " tiles, cluster " + std::to_string(rung.cluster) +
          (rung.tma_store ? ", TMA-store epilogue" : "") +
-         (rung.split_halves ? ", split halves" : "") +
-         (rung.scaling == Fp8WgmmaScaling::per_tensor_control ? ", per-tensor control" : "");
+         (rung.stagger_consumers ? ", staggered consumers" : "") +
+         (rung.prefetch_next_block ? ", next block prefetched" : "");
 }
 
 std::string built_rungs() {
@@ -881,16 +789,15 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
                                                  .cols = static_cast<std::uint64_t>(args.k),
                                                  .box_rows = static_cast<std::uint32_t>(b_box_rows),
                                                  .box_cols = kBlockK});
-  if (rung.scaling == Fp8WgmmaScaling::block_1x128_128x128)
-    launch.a_scale_map =
-        common::encode_tiled_matrix_2d({.base = args.a_scales,
-                                        .dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-                                        .element_bytes = 4,
-                                        .rows = static_cast<std::uint64_t>(args.k / kBlockK),
-                                        .cols = static_cast<std::uint64_t>(args.m),
-                                        .box_rows = 1,
-                                        .box_cols = static_cast<std::uint32_t>(rung.tile_rows),
-                                        .swizzle = CU_TENSOR_MAP_SWIZZLE_NONE});
+  launch.a_scale_map =
+      common::encode_tiled_matrix_2d({.base = args.a_scales,
+                                      .dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+                                      .element_bytes = 4,
+                                      .rows = static_cast<std::uint64_t>(args.k / kBlockK),
+                                      .cols = static_cast<std::uint64_t>(args.m),
+                                      .box_rows = 1,
+                                      .box_cols = static_cast<std::uint32_t>(rung.tile_rows),
+                                      .swizzle = CU_TENSOR_MAP_SWIZZLE_NONE});
   if (rung.tma_store)
     launch.c_map = common::encode_tiled_matrix_2d({.base = args.c,
                                                    .dtype = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
@@ -920,8 +827,8 @@ cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
     return cudaErrorInvalidValue;  // a launch not made by prepare_gemm_fp8_block_scaled
   if (launch.rung.cluster == 1) {
     kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(
-        launch.a_map, launch.b_map, launch.a_scale_map, launch.c_map, a.a_scales, a.b_scales, a.c,
-        a.m, a.n, a.k);
+        launch.a_map, launch.b_map, launch.a_scale_map, launch.c_map, a.b_scales, a.c, a.m, a.n,
+        a.k);
     return cudaGetLastError();
   }
   cudaLaunchConfig_t config{};
@@ -937,7 +844,7 @@ cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
   config.attrs = &cluster_dims;
   config.numAttrs = 1;
   return cudaLaunchKernelEx(&config, kernel, launch.a_map, launch.b_map, launch.a_scale_map,
-                            launch.c_map, a.a_scales, a.b_scales, a.c, a.m, a.n, a.k);
+                            launch.c_map, a.b_scales, a.c, a.m, a.n, a.k);
 }
 
 }  // namespace aisp::ch19

@@ -10,14 +10,13 @@
 //       consumer warpgroup 128 rows in two 64-row fragments through one temporary) or 128×192
 //       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial); cluster 2 pairs
 //       blocks that share one operand tile through TMA multicast (B for 128-row tiles, which pair
-//       vertically, A for 256-row tiles, which pair horizontally). On 128×192 tiles with cluster
-//       1: tma_store stages C in shared memory and writes it with TMA stores overlapped with the
-//       next tile; split_halves multiplies the tile in two 96-column halves pipelined so that
-//       one is on the tensor cores while the other is promoted; scaling per_tensor_control takes
-//       per-tensor factors (one float each in a_scales and b_scales) and runs without promotion
-//       (the control that measures what the promotion costs). Only the combinations listed in
-//       kBuiltRungs (gemm_fp8_block_scaled_kernel.cu) are built; others are refused. The overload
-//       with (cluster, tile_rows, tile_cols) is the older form.
+//       vertically, A for 256-row tiles, which pair horizontally). On 128×192 tiles: tma_store
+//       stages C in shared memory and writes it with TMA stores overlapped with the next tile;
+//       stagger_consumers starts the two consumer warpgroups half a period apart;
+//       prefetch_next_block waits for the next k block and loads its factors before promoting
+//       the current one. Only the combinations listed in kBuiltRungs
+//       (gemm_fp8_block_scaled_kernel.cu) are built; others are refused. The overload with
+//       (cluster, tile_rows, tile_cols) is the older form.
 //   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
 // CUDA and chapters/common only (no harness headers), so scripts/probes/fp8_probe.cu links it.
 #pragma once
@@ -33,25 +32,20 @@ namespace aisp::ch19 {
 struct Fp8BlockScaledGemmArgs {
   const std::uint8_t* a = nullptr;  // M×K e4m3
   const std::uint8_t* b = nullptr;  // N×K e4m3
-  const float* a_scales = nullptr;  // 1x128 layout: [K/128][M] (per-tensor control: 1 float)
-  const float* b_scales = nullptr;  // 128x128 layout: [N/128][roundup(K/128, 4)] (control: 1)
+  const float* a_scales = nullptr;  // 1x128 layout: [K/128][M]
+  const float* b_scales = nullptr;  // 128x128 layout: [N/128][roundup(K/128, 4)]
   __nv_bfloat16* c = nullptr;       // M×N
   int m = 0, n = 0, k = 0;
 };
 
-enum class Fp8WgmmaScaling {
-  block_1x128_128x128,  // the block-scaled recipe, promoted every 128 k
-  per_tensor_control,   // one factor per operand, no promotion (128×192 only)
-};
-
-// Which kernel: the tile of C per block, the cluster, the epilogue and the scaling.
+// Which kernel: the tile of C per block, the cluster, the epilogue and the main-loop options.
 struct Fp8WgmmaRung {
-  int tile_rows = 128;        // 128 or 256
-  int tile_cols = 128;        // 128 or 192
-  int cluster = 1;            // 1 or 2
-  bool tma_store = false;     // C through shared memory and TMA stores (128×192, cluster 1)
-  bool split_halves = false;  // two 96-column temporaries, one always in flight (128×192, 1)
-  Fp8WgmmaScaling scaling = Fp8WgmmaScaling::block_1x128_128x128;
+  int tile_rows = 128;               // 128 or 256
+  int tile_cols = 128;               // 128 or 192
+  int cluster = 1;                   // 1 or 2
+  bool tma_store = false;            // C through shared memory and TMA stores (128×192)
+  bool stagger_consumers = false;    // consumers start half a period apart (128×192)
+  bool prefetch_next_block = false;  // next block's wait and factors before the promotion
 
   constexpr bool operator==(const Fp8WgmmaRung&) const = default;
 };
@@ -60,7 +54,7 @@ struct Fp8BlockScaledGemmLaunch {
   Fp8BlockScaledGemmArgs args;
   CUtensorMap a_map{};  // A in boxes of tile_rows (256-row tiles, cluster 2: 128) rows × 128 k
   CUtensorMap b_map{};  // B in boxes of tile_cols (128-row tiles, cluster 2: half) rows × 128 k
-  CUtensorMap a_scale_map{};  // d_A in boxes of tile_rows rows of one k block (block scales)
+  CUtensorMap a_scale_map{};  // d_A in boxes of tile_rows rows of one k block
   CUtensorMap c_map{};        // C in boxes of 64 × 64 (tma_store)
   Fp8WgmmaRung rung;
   dim3 grid{1, 1, 1};

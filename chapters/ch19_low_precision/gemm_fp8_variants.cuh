@@ -4,8 +4,7 @@
 //   GemmFp8Cublaslt<A, B, where, ref> cuBLASLt FP8 e4m3 with A and B quantized at granularities
 //                                     A and B (fp8_scale_layouts.cuh), in setup or in run()
 //   GemmFp8BlockScaledWgmma<rung>     the hand-written 1x128 / 128x128 block-scaled wgmma GEMM
-//                                     (Fp8WgmmaRung: tile, cluster, epilogue, main loop), or
-//                                     its per-tensor control without promotion
+//                                     (Fp8WgmmaRung: tile, cluster, epilogue, main-loop options)
 // Where the quantization happens is part of what a variant measures: quantized in run() it is
 // timed (amax, scale and cast of both operands, every call: dynamic scaling of activations);
 // quantized in setup it is not (weights, or activations a previous layer already wrote in FP8),
@@ -182,14 +181,11 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
   aisp::Tensor workspace_;
 };
 
-// The hand-written wgmma GEMM (gemm_fp8_block_scaled_kernel.cu), one rung per instantiation
-// (Fp8WgmmaRung: tile, cluster, epilogue, main loop, scaling), on operands quantized in setup: A in
-// 1x128 blocks and B in 128x128 blocks for the block-scaled rungs; both per tensor for the
-// per-tensor control (the same 128×192 kernel without promotion: what the promotion costs).
+// The hand-written block-scaled GEMM (gemm_fp8_block_scaled_kernel.cu), one rung per
+// instantiation (Fp8WgmmaRung: tile, cluster, epilogue, main-loop options), on operands quantized
+// in setup: A in 1x128 blocks, B in 128x128 blocks.
 template <Fp8WgmmaRung kRung>
 class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
-  static constexpr bool kControl = kRung.scaling == Fp8WgmmaScaling::per_tensor_control;
-
  public:
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
@@ -201,21 +197,14 @@ class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
   }
 
   void setup(aisp::Context& ctx) override {
-    using common::Fp8ScaleGranularity;
     Fp8GemmProblem::setup(ctx);
-    qa_ = alloc_fp8_operand(ctx, "a", m(), k(),
-                            kControl ? Fp8ScaleGranularity::per_tensor
-                                     : Fp8ScaleGranularity::block_1x128,
+    qa_ = alloc_fp8_operand(ctx, "a", m(), k(), common::Fp8ScaleGranularity::block_1x128,
                             aisp::Role::input);
-    qb_ = alloc_fp8_operand(ctx, "b", n(), k(),
-                            kControl ? Fp8ScaleGranularity::per_tensor
-                                     : Fp8ScaleGranularity::block_128x128,
+    qb_ = alloc_fp8_operand(ctx, "b", n(), k(), common::Fp8ScaleGranularity::block_128x128,
                             aisp::Role::input);
-    PerTensorScratch scratch;  // the block granularities need none
-    if (kControl)
-      scratch.alloc(ctx, "fp8");
-    quantize_operand(a(), qa_, scratch, ctx.stream());
-    quantize_operand(b(), qb_, scratch, ctx.stream());
+    const PerTensorScratch unused;  // block granularities need no per-tensor scratch
+    quantize_operand(a(), qa_, unused, ctx.stream());
+    quantize_operand(b(), qb_, unused, ctx.stream());
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     launch_ = prepare_gemm_fp8_block_scaled(Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(),
                                                                    qa_.factors(), qb_.factors(),
@@ -228,9 +217,6 @@ class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
   }
 
   std::optional<aisp::LowerPrecision> lower_precision() const override {
-    if (kControl)
-      return fp8_gemm_lower_precision("fp8_e4m3 A and B (per-tensor scales), all of K accumulated "
-                                      "on the tensor cores (no promotion), hand-written wgmma");
     return fp8_gemm_lower_precision("fp8_e4m3 A (1x128 scales) and B (128x128 scales), partial "
                                     "sums promoted to fp32 every 128 k, hand-written wgmma");
   }

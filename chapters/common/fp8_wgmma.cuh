@@ -55,24 +55,17 @@
 namespace aisp::common {
 
 // d (64×N fp32, N/2 registers per thread) = a · b + (accumulate ? d : 0), k = 32, e4m3 × e4m3.
-// N is 96, 128 or 192 (chapter 19's block-scaled GEMM uses 128 and 192; 192 is the widest whose
-// accumulator and one promotion temporary, 2 × 96 registers, fit under setmaxnreg 232). Another N
-// needs its operand list added below.
+// N is 128 or 192 (chapter 19's block-scaled GEMM; 192 is the widest whose accumulator and one
+// promotion temporary, 2 × 96 registers, fit under setmaxnreg 232). Another N needs its operand
+// list added below (the placeholder and operand macros come in rows of eight).
 template <int N>
 __device__ __forceinline__ void wgmma_m64nNk32_e4m3(float (&d)[N / 2], std::uint64_t desc_a,
                                                     std::uint64_t desc_b, bool accumulate) {
-  static_assert(N == 96 || N == 128 || N == 192,
-                "wgmma_m64nNk32_e4m3: N must be 96, 128 or 192 (add the operand list for others)");
+  static_assert(N == 128 || N == 192,
+                "wgmma_m64nNk32_e4m3: N must be 128 or 192 (add the operand list for others)");
 #if AISP_WGMMA_AVAILABLE
   const auto scale_d = static_cast<std::uint32_t>(accumulate);
-  if constexpr (N == 96) {
-    asm volatile(
-        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %50, 0;\n\t"
-        "wgmma.mma_async.sync.aligned.m64n96k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_48
-        "}, %48, %49, p, 1, 1;\n\t}"
-        : AISP_FP8_WGMMA_D48
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-  } else if constexpr (N == 128) {
+  if constexpr (N == 128) {
     asm volatile(
         "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %66, 0;\n\t"
         "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_64
