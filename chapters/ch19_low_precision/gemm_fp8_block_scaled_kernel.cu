@@ -71,7 +71,7 @@ enum class Schedule {
 constexpr unsigned kMaxSharedPerBlock = 227 * 1024;
 constexpr int kMaxStages = 6;
 
-// One rung (Fp8WgmmaRung: tile, cluster, epilogue, main-loop options) and everything the kernel
+// One rung (Fp8WgmmaRung: tile, cluster, epilogue) and everything the kernel
 // derives from it, once: the schedule, the byte counts, the ring depth.
 template <Fp8WgmmaRung kRung>
 struct Rung {
@@ -81,8 +81,6 @@ struct Rung {
   static constexpr Schedule kSchedule = kTileM == 256   ? Schedule::fragments
                                         : kTileN == 192 ? Schedule::single_temporary
                                                         : Schedule::paired_temporaries;
-  static constexpr bool kStagger = kRung.stagger_consumers;
-  static constexpr bool kPrefetch = kRung.prefetch_next_block;
   // 256-row tiles pair horizontally in a cluster and share A; the others vertically, sharing B.
   static constexpr bool kShareA = kTileM == 256;
   static constexpr int kFragments = kTileM / 128;   // 64-row fragments per consumer warpgroup
@@ -107,8 +105,6 @@ struct Rung {
   static constexpr int kGroupRows = kGroupRowsOfA / (kTileM * (kShareA ? 1 : kCluster));
   static_assert(kTileN % kStoreBoxCols == 0, "the TMA-store boxes must tile the tile's columns");
   static_assert(kStages >= 2 && kSharedBytes <= kMaxSharedPerBlock, "the ring does not fit");
-  static_assert(kSchedule == Schedule::single_temporary || !(kStagger || kPrefetch),
-                "stagger_consumers and prefetch_next_block are options of the 128×192 main loop");
 };
 
 template <class R>
@@ -391,16 +387,6 @@ __device__ __forceinline__ void mainloop_fragments(const Ring<R>& ring, const Co
 // promotion takes the first or second block's factor per column group, chosen at compile time in
 // two unrolled copies. N need not be a multiple of 192: the last column of tiles is partial (TMA
 // fills the rows past N with zeros, the stores skip the columns past N).
-// Two options on this main loop (each its own rung):
-//   - prefetch_next_block: the wait for block kb + 1's slot and the loads of its factors move above
-//     block kb's promotion, so that after the 96 FFMA the warp goes straight to the next wgmma
-//     instead of waiting on the barrier and the factor loads then;
-//   - stagger_consumers: once, at the start, consumer 1 waits (named barrier 3) until consumer 0's
-//     first group has finished before issuing its own, so the two start half a period apart: one
-//     consumer's group on the tensor cores while the other promotes. Without it both start
-//     together, their groups share the tensor cores and finish together, and both promote while
-//     the tensor cores wait; nothing later pulls them back into step (each consumer has its own
-//     epilogue, and the ring has slots to spare).
 template <class R>
 __device__ __forceinline__ void
 mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R::kAccumulators],
@@ -412,34 +398,13 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
   const bool split_at_128 = col0 % 128 == 0;
   const float* first_scales = b_scales + static_cast<std::size_t>(first_block) * b_scale_ld;
   const float* second_scales = b_scales + static_cast<std::size_t>(second_block) * b_scale_ld;
-  // What block kb needs besides its tiles: this thread's two A factors (from the slot, which this
-  // waits for) and the tile's two B factors.
-  struct BlockFactors {
-    float a_top, a_bottom, b_first, b_second;
-  };
-  const auto wait_for_block = [&](int kb) {
+  float temp[R::kAccumulators];
+  for (int kb = 0; kb < k_blocks; ++kb) {
     const int step = base + kb, s = step % R::kStages;
     const float b_first = __ldg(first_scales + kb), b_second = __ldg(second_scales + kb);
     common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / R::kStages) & 1));
     const float* a_factors = ring.a_scales(s) + me.row<R>(0);
-    return BlockFactors{a_factors[0], a_factors[8], b_first, b_second};
-  };
-  float temp[R::kAccumulators];
-  BlockFactors next{};
-  if constexpr (R::kPrefetch)
-    next = wait_for_block(0);
-  for (int kb = 0; kb < k_blocks; ++kb) {
-    const int step = base + kb, s = step % R::kStages;
-    BlockFactors f{};
-    if constexpr (R::kPrefetch)
-      f = next;
-    else
-      f = wait_for_block(kb);
-    const bool first_of_kernel = base == 0 && kb == 0;
-    if constexpr (R::kStagger) {
-      if (first_of_kernel && me.consumer == 1)
-        asm volatile("bar.sync 3, 256;" ::: "memory");  // consumer 0's first group has finished
-    }
+    const float a_top = a_factors[0], a_bottom = a_factors[8];
     multiply_block<R::kTileN>(
         temp, common::wgmma_descriptor_k_major_sw128(ring.a_tile(s)) + me.a_offset<R>(0),
         common::wgmma_descriptor_k_major_sw128(ring.b_tile(s)));
@@ -447,16 +412,8 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
     common::wgmma_fence_accumulators(temp);
     // The slot's tiles and factors are no longer read: release it before promoting.
     release_slot(ring, s);
-    if constexpr (R::kStagger) {
-      if (first_of_kernel && me.consumer == 0)
-        asm volatile("bar.arrive 3, 256;" ::: "memory");
-    }
-    if constexpr (R::kPrefetch) {
-      if (kb + 1 < k_blocks)
-        next = wait_for_block(kb + 1);
-    }
-    const float top_first = f.a_top * f.b_first, bottom_first = f.a_bottom * f.b_first;
-    const float top_second = f.a_top * f.b_second, bottom_second = f.a_bottom * f.b_second;
+    const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
+    const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
     if (split_at_128)
       promote<16>(acc[0], temp, top_first, bottom_first, top_second, bottom_second);
     else
@@ -489,12 +446,12 @@ __device__ __forceinline__ void store_fragment(const float (&acc)[kAcc], __nv_bf
 }
 
 // Blocks until the 128 threads of consumer warpgroup `consumer` arrive (named barrier 1 + consumer;
-// 0 is __syncthreads'). Immediate ids: with an id in a register ptxas reserves all 16 barriers.
+// 0 is __syncthreads'). The id in a register (ptxas then reserves all 16 barriers; harmless at one
+// block per SM): the form measured at 0.854 of cuBLASLt (run 20261124-085752-a5c7); a version with
+// immediate ids behind a branch measured 0.766 in run 20261124-092910-b4b5, the only difference in
+// the kernel's PTX (cause not established; GPU runs differ by a few percent).
 [[maybe_unused]] __device__ __forceinline__ void consumer_barrier(int consumer) {
-  if (consumer == 0)
-    asm volatile("bar.sync 1, 128;" ::: "memory");
-  else
-    asm volatile("bar.sync 2, 128;" ::: "memory");
+  asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory");
 }
 
 // The TMA-store epilogue: the consumer writes its fragments as bf16 into its staging buffer in the
@@ -635,28 +592,21 @@ __global__ void __launch_bounds__(kThreads, 1)
       (void)n, (void)k;
   // The shape constants only the sm_90a body reads (unreferenced ones are errors under -Werror).
   static_assert(R::kCluster >= 1 && R::kShareA == (R::kTileM == 256) && R::kAccumulators > 0 &&
-                R::kGroupRows >= 1);
+                R::kGroupRows >= 1 &&
+                (R::kSchedule == Schedule::fragments) == (R::kFragments == 2));
   __trap();  // wgmma is sm_90a only: the variants declare Feature::wgmma and are skipped elsewhere
 #endif
 }
 
 // The rungs built, each one kernel instantiation (the variant files name them).
 constexpr Fp8WgmmaRung kBuiltRungs[] = {
-    {},                                     // 128×128
-    {.cluster = 2},                         // 128×128, B multicast
-    {.tile_rows = 256},                     // 256×128
-    {.tile_rows = 256, .cluster = 2},       // 256×128, A multicast
-    {.tile_cols = 192},                     // 128×192
-    {.tile_cols = 192, .cluster = 2},       // 128×192, B multicast
-    {.tile_cols = 192, .tma_store = true},  // 128×192, TMA-store epilogue
-    {.tile_cols = 192, .cluster = 2, .tma_store = true},
-    {.tile_cols = 192, .tma_store = true, .stagger_consumers = true},
-    {.tile_cols = 192, .tma_store = true, .prefetch_next_block = true},
-    {.tile_cols = 192,
-     .cluster = 2,
-     .tma_store = true,
-     .stagger_consumers = true,
-     .prefetch_next_block = true},
+    {},                                                   // 128×128
+    {.cluster = 2},                                       // 128×128, B multicast
+    {.tile_rows = 256},                                   // 256×128
+    {.tile_rows = 256, .cluster = 2},                     // 256×128, A multicast
+    {.tile_cols = 192},                                   // 128×192
+    {.tile_cols = 192, .tma_store = true},                // 128×192, TMA-store epilogue
+    {.tile_cols = 192, .cluster = 2, .tma_store = true},  // the same, B multicast
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
@@ -724,9 +674,7 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
 std::string describe(const Fp8WgmmaRung& rung) {
   return std::to_string(rung.tile_rows) + "x" + std::to_string(rung.tile_cols) +
          " tiles, cluster " + std::to_string(rung.cluster) +
-         (rung.tma_store ? ", TMA-store epilogue" : "") +
-         (rung.stagger_consumers ? ", staggered consumers" : "") +
-         (rung.prefetch_next_block ? ", next block prefetched" : "");
+         (rung.tma_store ? ", TMA-store epilogue" : "");
 }
 
 std::string built_rungs() {

@@ -10,11 +10,9 @@
 //       consumer warpgroup 128 rows in two 64-row fragments through one temporary) or 128×192
 //       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial); cluster 2 pairs
 //       blocks that share one operand tile through TMA multicast (B for 128-row tiles, which pair
-//       vertically, A for 256-row tiles, which pair horizontally). On 128×192 tiles: tma_store
-//       stages C in shared memory and writes it with TMA stores overlapped with the next tile;
-//       stagger_consumers starts the two consumer warpgroups half a period apart;
-//       prefetch_next_block waits for the next k block and loads its factors before promoting
-//       the current one. Only the combinations listed in kBuiltRungs
+//       vertically, A for 256-row tiles, which pair horizontally). tma_store (128×192 tiles,
+//       cluster 1 or 2) stages C in shared memory and writes it with TMA stores overlapped with
+//       the next tile. Only the combinations listed in kBuiltRungs
 //       (gemm_fp8_block_scaled_kernel.cu) are built; others are refused. The overload with
 //       (cluster, tile_rows, tile_cols) is the older form.
 //   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
@@ -38,14 +36,12 @@ struct Fp8BlockScaledGemmArgs {
   int m = 0, n = 0, k = 0;
 };
 
-// Which kernel: the tile of C per block, the cluster, the epilogue and the main-loop options.
+// Which kernel: the tile of C per block, the cluster and the epilogue.
 struct Fp8WgmmaRung {
-  int tile_rows = 128;               // 128 or 256
-  int tile_cols = 128;               // 128 or 192
-  int cluster = 1;                   // 1 or 2
-  bool tma_store = false;            // C through shared memory and TMA stores (128×192)
-  bool stagger_consumers = false;    // consumers start half a period apart (128×192)
-  bool prefetch_next_block = false;  // next block's wait and factors before the promotion
+  int tile_rows = 128;     // 128 or 256
+  int tile_cols = 128;     // 128 or 192
+  int cluster = 1;         // 1 or 2
+  bool tma_store = false;  // C through shared memory and TMA stores (128×192 tiles)
 
   constexpr bool operator==(const Fp8WgmmaRung&) const = default;
 };

@@ -4,7 +4,7 @@
 //   GemmFp8Cublaslt<A, B, where, ref> cuBLASLt FP8 e4m3 with A and B quantized at granularities
 //                                     A and B (fp8_scale_layouts.cuh), in setup or in run()
 //   GemmFp8BlockScaledWgmma<rung>     the hand-written 1x128 / 128x128 block-scaled wgmma GEMM
-//                                     (Fp8WgmmaRung: tile, cluster, epilogue, main-loop options)
+//                                     (Fp8WgmmaRung: tile, cluster, epilogue)
 // Where the quantization happens is part of what a variant measures: quantized in run() it is
 // timed (amax, scale and cast of both operands, every call: dynamic scaling of activations);
 // quantized in setup it is not (weights, or activations a previous layer already wrote in FP8),
@@ -182,7 +182,7 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
 };
 
 // The hand-written block-scaled GEMM (gemm_fp8_block_scaled_kernel.cu), one rung per
-// instantiation (Fp8WgmmaRung: tile, cluster, epilogue, main-loop options), on operands quantized
+// instantiation (Fp8WgmmaRung: tile, cluster, epilogue), on operands quantized
 // in setup: A in 1x128 blocks, B in 128x128 blocks.
 template <Fp8WgmmaRung kRung>
 class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
