@@ -447,9 +447,9 @@ __device__ __forceinline__ void store_fragment(const float (&acc)[kAcc], __nv_bf
 
 // Blocks until the 128 threads of consumer warpgroup `consumer` arrive (named barrier 1 + consumer;
 // 0 is __syncthreads'). The id in a register (ptxas then reserves all 16 barriers; harmless at one
-// block per SM): the form measured at 0.854 of cuBLASLt (run 20261124-085752-a5c7); a version with
-// immediate ids behind a branch measured 0.766 in run 20261124-092910-b4b5, the only difference in
-// the kernel's PTX (cause not established; GPU runs differ by a few percent).
+// block per SM): the form measured at 0.828-0.854 of cuBLASLt (runs 20261124-085752-a5c7,
+// -091545-065b, -094759-414d); a version with immediate ids behind a branch measured 0.766 in run
+// 20261124-092910-b4b5, the only difference in the kernel's PTX (cause not established).
 [[maybe_unused]] __device__ __forceinline__ void consumer_barrier(int consumer) {
   asm volatile("bar.sync %0, 128;" ::"r"(1 + consumer) : "memory");
 }
@@ -600,13 +600,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // The rungs built, each one kernel instantiation (the variant files name them).
 constexpr Fp8WgmmaRung kBuiltRungs[] = {
-    {},                                                   // 128×128
-    {.cluster = 2},                                       // 128×128, B multicast
-    {.tile_rows = 256},                                   // 256×128
-    {.tile_rows = 256, .cluster = 2},                     // 256×128, A multicast
-    {.tile_cols = 192},                                   // 128×192
-    {.tile_cols = 192, .tma_store = true},                // 128×192, TMA-store epilogue
-    {.tile_cols = 192, .cluster = 2, .tma_store = true},  // the same, B multicast
+    {},                                     // 128×128
+    {.cluster = 2},                         // 128×128, B multicast
+    {.tile_rows = 256},                     // 256×128
+    {.tile_rows = 256, .cluster = 2},       // 256×128, A multicast
+    {.tile_cols = 192},                     // 128×192
+    {.tile_cols = 192, .tma_store = true},  // 128×192, TMA-store epilogue
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,

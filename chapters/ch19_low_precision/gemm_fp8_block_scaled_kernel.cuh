@@ -11,7 +11,7 @@
 //       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial); cluster 2 pairs
 //       blocks that share one operand tile through TMA multicast (B for 128-row tiles, which pair
 //       vertically, A for 256-row tiles, which pair horizontally). tma_store (128×192 tiles,
-//       cluster 1 or 2) stages C in shared memory and writes it with TMA stores overlapped with
+//       cluster 1) stages C in shared memory and writes it with TMA stores overlapped with
 //       the next tile. Only the combinations listed in kBuiltRungs
 //       (gemm_fp8_block_scaled_kernel.cu) are built; others are refused. The overload with
 //       (cluster, tile_rows, tile_cols) is the older form.
