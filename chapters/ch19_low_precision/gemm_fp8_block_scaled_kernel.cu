@@ -174,12 +174,27 @@ struct TileWalk {
   }
 };
 
+// One operand's tile of one k block (kRows rows from row0) into dst: whole, or, when the cluster
+// shares it, this block's 1/kCluster of its rows, multicast to every block of the cluster.
+template <int kCluster, bool kSharedOperand, int kRows>
+__device__ __forceinline__ void load_operand_tile(std::uint8_t* dst, const CUtensorMap& map,
+                                                  std::uint64_t* full, int k0, int row0, int rank) {
+  if constexpr (kCluster > 1 && kSharedOperand) {
+    constexpr int kPartRows = kRows / kCluster;
+    constexpr auto kClusterMask = static_cast<std::uint16_t>((1u << kCluster) - 1);
+    common::tma_load_2d_multicast(dst + rank * kPartRows * kBlockK, map, full, k0,
+                                  row0 + rank * kPartRows, kClusterMask);
+  } else {
+    (void)rank;
+    common::tma_load_2d(dst, map, full, k0, row0);
+  }
+}
+
 // The producer thread: every k block of every tile into the ring, in order.
 template <class R>
 __device__ __forceinline__ void produce(const Ring<R>& ring, const TileWalk<R>& walk,
                                         const CUtensorMap& a_map, const CUtensorMap& b_map,
                                         const CUtensorMap& a_scale_map, int k_blocks) {
-  constexpr auto kClusterMask = static_cast<std::uint16_t>((1u << R::kCluster) - 1);
   int step = 0;
   for (int tile = walk.first; tile < walk.tiles; tile += walk.stride) {
     const auto o = walk.origin(tile);
@@ -190,22 +205,10 @@ __device__ __forceinline__ void produce(const Ring<R>& ring, const TileWalk<R>& 
       // The full boxes count even where they run past N (those rows arrive as zeros), and a
       // multicast tile counts whole in each block of the cluster.
       common::mbarrier_arrive_expect_tx(ring.full(s), R::kStageBytes);
-      if constexpr (R::kCluster > 1 && R::kShareA) {
-        constexpr int kPartRows = R::kTileM / R::kCluster;
-        common::tma_load_2d_multicast(ring.a_tile(s) + walk.rank * kPartRows * kBlockK, a_map,
-                                      ring.full(s), k0, o.row0 + walk.rank * kPartRows,
-                                      kClusterMask);
-      } else {
-        common::tma_load_2d(ring.a_tile(s), a_map, ring.full(s), k0, o.row0);
-      }
-      if constexpr (R::kCluster > 1 && !R::kShareA) {
-        constexpr int kPartRows = R::kTileN / R::kCluster;
-        common::tma_load_2d_multicast(ring.b_tile(s) + walk.rank * kPartRows * kBlockK, b_map,
-                                      ring.full(s), k0, o.col0 + walk.rank * kPartRows,
-                                      kClusterMask);
-      } else {
-        common::tma_load_2d(ring.b_tile(s), b_map, ring.full(s), k0, o.col0);
-      }
+      load_operand_tile<R::kCluster, R::kShareA, R::kTileM>(ring.a_tile(s), a_map, ring.full(s), k0,
+                                                            o.row0, walk.rank);
+      load_operand_tile<R::kCluster, !R::kShareA, R::kTileN>(ring.b_tile(s), b_map, ring.full(s),
+                                                             k0, o.col0, walk.rank);
       common::tma_load_2d(ring.a_scales(s), a_scale_map, ring.full(s), o.row0, kb);
     }
   }
@@ -632,6 +635,28 @@ KernelChoice kernel_for(const Fp8WgmmaRung& rung) {
   return find_kernel(rung, std::make_index_sequence<std::size(kBuiltRungs)>{});
 }
 
+// A launch configuration with the rung's cluster size; the attribute lives beside the config that
+// points at it (hence no copies).
+struct ClusterLaunch {
+  cudaLaunchConfig_t config{};
+  cudaLaunchAttribute cluster_dims{};
+
+  ClusterLaunch(const Fp8BlockScaledGemmLaunch& launch, dim3 grid, cudaStream_t stream) {
+    config.gridDim = grid;
+    config.blockDim = launch.block;
+    config.dynamicSmemBytes = launch.shared_bytes;
+    config.stream = stream;
+    cluster_dims.id = cudaLaunchAttributeClusterDimension;
+    cluster_dims.val.clusterDim.x = static_cast<unsigned>(launch.rung.cluster);
+    cluster_dims.val.clusterDim.y = 1;
+    cluster_dims.val.clusterDim.z = 1;
+    config.attrs = &cluster_dims;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;
+  ClusterLaunch& operator=(const ClusterLaunch&) = delete;
+};
+
 // Opts the kernel into its shared memory and sizes the persistent grid: one block per SM, or
 // as many clusters as can be resident at once (GPCs need not split evenly into pairs).
 void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp& device,
@@ -647,19 +672,10 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
     fail("cudaFuncSetAttribute", status);
   int blocks = std::min(tiles, device.multiProcessorCount);
   if (launch.rung.cluster > 1) {
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(device.multiProcessorCount));
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = launch.shared_bytes;
-    cudaLaunchAttribute cluster_dims{};
-    cluster_dims.id = cudaLaunchAttributeClusterDimension;
-    cluster_dims.val.clusterDim.x = static_cast<unsigned>(launch.rung.cluster);
-    cluster_dims.val.clusterDim.y = 1;
-    cluster_dims.val.clusterDim.z = 1;
-    config.attrs = &cluster_dims;
-    config.numAttrs = 1;
+    const ClusterLaunch cluster(launch, dim3(static_cast<unsigned>(device.multiProcessorCount)),
+                                nullptr);
     int resident = 0;
-    status = cudaOccupancyMaxActiveClusters(&resident, kernel, &config);
+    status = cudaOccupancyMaxActiveClusters(&resident, kernel, &cluster.config);
     if (status != cudaSuccess)
       fail("cudaOccupancyMaxActiveClusters", status);
     if (resident < 1)
@@ -722,20 +738,18 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   // The shared operand is loaded in parts, one per block of the cluster.
   const int a_box_rows = share_a ? rung.tile_rows / rung.cluster : rung.tile_rows;
   const int b_box_rows = share_a ? rung.tile_cols : rung.tile_cols / rung.cluster;
-  launch.a_map = common::encode_tiled_matrix_2d({.base = args.a,
-                                                 .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
-                                                 .element_bytes = 1,
-                                                 .rows = static_cast<std::uint64_t>(args.m),
-                                                 .cols = static_cast<std::uint64_t>(args.k),
-                                                 .box_rows = static_cast<std::uint32_t>(a_box_rows),
-                                                 .box_cols = kBlockK});
-  launch.b_map = common::encode_tiled_matrix_2d({.base = args.b,
-                                                 .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
-                                                 .element_bytes = 1,
-                                                 .rows = static_cast<std::uint64_t>(args.n),
-                                                 .cols = static_cast<std::uint64_t>(args.k),
-                                                 .box_rows = static_cast<std::uint32_t>(b_box_rows),
-                                                 .box_cols = kBlockK});
+  // An e4m3 operand (rows × K, K-major) in boxes of box_rows rows × one k block.
+  const auto operand_map = [&](const std::uint8_t* base, int rows, int box_rows) {
+    return common::encode_tiled_matrix_2d({.base = base,
+                                           .dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8,
+                                           .element_bytes = 1,
+                                           .rows = static_cast<std::uint64_t>(rows),
+                                           .cols = static_cast<std::uint64_t>(args.k),
+                                           .box_rows = static_cast<std::uint32_t>(box_rows),
+                                           .box_cols = kBlockK});
+  };
+  launch.a_map = operand_map(args.a, args.m, a_box_rows);
+  launch.b_map = operand_map(args.b, args.n, b_box_rows);
   launch.a_scale_map =
       common::encode_tiled_matrix_2d({.base = args.a_scales,
                                       .dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
@@ -778,19 +792,8 @@ cudaError_t launch_gemm_fp8_block_scaled(const Fp8BlockScaledGemmLaunch& launch,
         a.k);
     return cudaGetLastError();
   }
-  cudaLaunchConfig_t config{};
-  config.gridDim = launch.grid;
-  config.blockDim = launch.block;
-  config.dynamicSmemBytes = launch.shared_bytes;
-  config.stream = stream;
-  cudaLaunchAttribute cluster_dims{};
-  cluster_dims.id = cudaLaunchAttributeClusterDimension;
-  cluster_dims.val.clusterDim.x = static_cast<unsigned>(launch.rung.cluster);
-  cluster_dims.val.clusterDim.y = 1;
-  cluster_dims.val.clusterDim.z = 1;
-  config.attrs = &cluster_dims;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel, launch.a_map, launch.b_map, launch.a_scale_map,
+  const ClusterLaunch cluster(launch, launch.grid, stream);
+  return cudaLaunchKernelEx(&cluster.config, kernel, launch.a_map, launch.b_map, launch.a_scale_map,
                             launch.c_map, a.b_scales, a.c, a.m, a.n, a.k);
 }
 
