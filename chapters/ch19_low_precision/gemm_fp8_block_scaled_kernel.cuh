@@ -4,14 +4,17 @@
 // B_q: N×K e4m3 row-major with 128x128 factors d_B (one per 128 rows per 128 k), both in
 // chapters/common/fp8_scale_layouts.cuh's layouts (cuBLASLt's VEC128_32F and BLK128x128_32F): the
 // DeepSeek-V3 recipe (activations in 1x128 tiles, weights in 128x128 blocks).
-//   prepare_gemm_fp8_block_scaled(args, device, cluster, tile_rows)  in setup: checks the shape
-//       (whole tiles, K a multiple of 256), encodes the TMA maps, sizes the persistent grid;
-//       tile_rows 128 (the default: 128×128 tiles) or 256 (256×128 tiles, each consumer
-//       warpgroup 128 rows in two 64-row fragments through one temporary); cluster 1 or 2 (2:
-//       pairs of blocks share one operand tile through TMA multicast: B for 128-row tiles, which
-//       pair vertically, A for 256-row tiles, which pair horizontally); tile_cols 128 (the
-//       default) or 192 (128×192 tiles with m64n192k32, 128 rows, cluster 1; N a multiple of
-//       128, the last column of tiles partial);
+//   prepare_gemm_fp8_block_scaled(args, device, rung)  in setup: checks the shape (whole tiles,
+//       K a multiple of 256), encodes the TMA maps, sizes the persistent grid. The rung
+//       (Fp8WgmmaRung) picks the tile and the cluster: 128×128 (the default), 256×128 (each
+//       consumer warpgroup 128 rows in two 64-row fragments through one temporary) or 128×192
+//       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial); cluster 2 pairs
+//       blocks that share one operand tile through TMA multicast (B for 128-row tiles, which pair
+//       vertically, A for 256-row tiles, which pair horizontally). tma_store (128×192 tiles,
+//       cluster 1) stages C in shared memory and writes it with TMA stores overlapped with
+//       the next tile. Only the combinations listed in kBuiltRungs
+//       (gemm_fp8_block_scaled_kernel.cu) are built; others are refused. The overload with
+//       (cluster, tile_rows, tile_cols) is the older form.
 //   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
 // CUDA and chapters/common only (no harness headers), so scripts/probes/fp8_probe.cu links it.
 #pragma once
@@ -33,19 +36,31 @@ struct Fp8BlockScaledGemmArgs {
   int m = 0, n = 0, k = 0;
 };
 
+// Which kernel: the tile of C per block, the cluster and the epilogue.
+struct Fp8WgmmaRung {
+  int tile_rows = 128;     // 128 or 256
+  int tile_cols = 128;     // 128 or 192
+  int cluster = 1;         // 1 or 2
+  bool tma_store = false;  // C through shared memory and TMA stores (128×192 tiles)
+
+  constexpr bool operator==(const Fp8WgmmaRung&) const = default;
+};
+
 struct Fp8BlockScaledGemmLaunch {
   Fp8BlockScaledGemmArgs args;
   CUtensorMap a_map{};  // A in boxes of tile_rows (256-row tiles, cluster 2: 128) rows × 128 k
-  CUtensorMap b_map{};  // B in boxes of 128 (128-row tiles, cluster 2: 64) rows × 128 k
+  CUtensorMap b_map{};  // B in boxes of tile_cols (128-row tiles, cluster 2: half) rows × 128 k
   CUtensorMap a_scale_map{};  // d_A in boxes of tile_rows rows of one k block
-  int cluster = 1;
-  int tile_rows = 128;
-  int tile_cols = 128;
+  CUtensorMap c_map{};        // C in boxes of 64 × 64 (tma_store)
+  Fp8WgmmaRung rung;
   dim3 grid{1, 1, 1};
   dim3 block{1, 1, 1};
   unsigned shared_bytes = 0;
 };
 
+Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
+                                                       const cudaDeviceProp& device,
+                                                       const Fp8WgmmaRung& rung);
 Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmArgs& args,
                                                        const cudaDeviceProp& device, int cluster,
                                                        int tile_rows = 128, int tile_cols = 128);

@@ -3,8 +3,8 @@
 //   GemmBf16Cublaslt                  the baseline: cuBLASLt BF16, no quantization
 //   GemmFp8Cublaslt<A, B, where, ref> cuBLASLt FP8 e4m3 with A and B quantized at granularities
 //                                     A and B (fp8_scale_layouts.cuh), in setup or in run()
-//   GemmFp8BlockScaledWgmma<cluster, tile_rows>  the hand-written 1x128 / 128x128 block-scaled
-//                                     wgmma GEMM (tiles of tile_rows × 128 of C)
+//   GemmFp8BlockScaledWgmma<rung>     the hand-written 1x128 / 128x128 block-scaled wgmma GEMM
+//                                     (Fp8WgmmaRung: tile, cluster, epilogue)
 // Where the quantization happens is part of what a variant measures: quantized in run() it is
 // timed (amax, scale and cast of both operands, every call: dynamic scaling of activations);
 // quantized in setup it is not (weights, or activations a previous layer already wrote in FP8),
@@ -181,18 +181,17 @@ class GemmFp8Cublaslt : public Fp8GemmProblem {
   aisp::Tensor workspace_;
 };
 
-// The hand-written block-scaled GEMM (gemm_fp8_block_scaled_kernel.cu) on operands quantized in
-// setup: A in 1x128 blocks, B in 128x128 blocks. kTileRows 256 is the 256×128-tile rung, kTileCols
-// 192 the 128×192-tile rung (wgmma m64n192k32). Cluster 2 shares one operand's tiles through TMA
-// multicast (B for 128-row tiles, A for 256-row tiles).
-template <int kCluster, int kTileRows = 128, int kTileCols = 128>
+// The hand-written block-scaled GEMM (gemm_fp8_block_scaled_kernel.cu), one rung per
+// instantiation (Fp8WgmmaRung: tile, cluster, epilogue), on operands quantized
+// in setup: A in 1x128 blocks, B in 128x128 blocks.
+template <Fp8WgmmaRung kRung>
 class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
  public:
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_compute_capability = 90;
     r.features = {aisp::Feature::wgmma, aisp::Feature::tma, aisp::Feature::fp8};
-    if (kCluster > 1)
+    if (kRung.cluster > 1)
       r.features.push_back(aisp::Feature::thread_block_clusters);
     return r;
   }
@@ -207,10 +206,10 @@ class GemmFp8BlockScaledWgmma : public Fp8GemmProblem {
     quantize_operand(a(), qa_, unused, ctx.stream());
     quantize_operand(b(), qb_, unused, ctx.stream());
     AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    launch_ = prepare_gemm_fp8_block_scaled(
-        Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(), qa_.factors(), qb_.factors(), c(), m(),
-                               n(), k()},
-        ctx.device_properties(), kCluster, kTileRows, kTileCols);
+    launch_ = prepare_gemm_fp8_block_scaled(Fp8BlockScaledGemmArgs{qa_.bytes(), qb_.bytes(),
+                                                                   qa_.factors(), qb_.factors(),
+                                                                   c(), m(), n(), k()},
+                                            ctx.device_properties(), kRung);
   }
 
   void run(aisp::Context& ctx) override {

@@ -5,5 +5,5 @@
 // The kernel and its full description: gemm_fp8_block_scaled_kernel.cu.
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<1>;
+using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{}>;
 AISP_VARIANT(Variant)

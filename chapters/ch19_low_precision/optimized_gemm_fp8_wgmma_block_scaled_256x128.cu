@@ -3,8 +3,8 @@
 // 128-row B tile per 128-k block (48 KiB for twice the FLOPs of the 128×128 rung's 32 KiB), and
 // each consumer warpgroup promotes two 64-row fragments through one temporary (wgmma, wait,
 // promote, twice per k block) while the other consumer's wgmma keep the tensor cores busy.
-// Kernel: gemm_fp8_block_scaled_kernel.cu (gemm_fp8_block_scaled_tall).
+// Kernel: gemm_fp8_block_scaled_kernel.cu (main loop: mainloop_fragments).
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<1, 256>;
+using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.tile_rows = 256}>;
 AISP_VARIANT(Variant)

@@ -4,5 +4,5 @@
 // k block from 64 to 48 KiB per pair of blocks. Kernel: gemm_fp8_block_scaled_kernel.cu.
 #include "gemm_fp8_variants.cuh"
 
-using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<2>;
+using Variant = aisp::ch19::GemmFp8BlockScaledWgmma<aisp::ch19::Fp8WgmmaRung{.cluster = 2}>;
 AISP_VARIANT(Variant)

@@ -19,80 +19,67 @@
 
 #include "wgmma.cuh"
 
+// The operand lists of the inline PTX below: accumulator placeholders %0..%(N/2 - 1) in rows of
+// eight, and the matching "+f" operands d[0..N/2 - 1].
+#define AISP_FP8_WGMMA_P0 "%0, %1, %2, %3, %4, %5, %6, %7"
+#define AISP_FP8_WGMMA_P8 "%8, %9, %10, %11, %12, %13, %14, %15"
+#define AISP_FP8_WGMMA_P16 "%16, %17, %18, %19, %20, %21, %22, %23"
+#define AISP_FP8_WGMMA_P24 "%24, %25, %26, %27, %28, %29, %30, %31"
+#define AISP_FP8_WGMMA_P32 "%32, %33, %34, %35, %36, %37, %38, %39"
+#define AISP_FP8_WGMMA_P40 "%40, %41, %42, %43, %44, %45, %46, %47"
+#define AISP_FP8_WGMMA_P48 "%48, %49, %50, %51, %52, %53, %54, %55"
+#define AISP_FP8_WGMMA_P56 "%56, %57, %58, %59, %60, %61, %62, %63"
+#define AISP_FP8_WGMMA_P64 "%64, %65, %66, %67, %68, %69, %70, %71"
+#define AISP_FP8_WGMMA_P72 "%72, %73, %74, %75, %76, %77, %78, %79"
+#define AISP_FP8_WGMMA_P80 "%80, %81, %82, %83, %84, %85, %86, %87"
+#define AISP_FP8_WGMMA_P88 "%88, %89, %90, %91, %92, %93, %94, %95"
+#define AISP_FP8_WGMMA_PLACEHOLDERS_48                                                             \
+  AISP_FP8_WGMMA_P0 ", " AISP_FP8_WGMMA_P8 ", " AISP_FP8_WGMMA_P16 ", " AISP_FP8_WGMMA_P24         \
+                    ", " AISP_FP8_WGMMA_P32 ", " AISP_FP8_WGMMA_P40
+#define AISP_FP8_WGMMA_PLACEHOLDERS_64                                                             \
+  AISP_FP8_WGMMA_PLACEHOLDERS_48 ", " AISP_FP8_WGMMA_P48 ", " AISP_FP8_WGMMA_P56
+#define AISP_FP8_WGMMA_PLACEHOLDERS_96                                                             \
+  AISP_FP8_WGMMA_PLACEHOLDERS_64 ", " AISP_FP8_WGMMA_P64 ", " AISP_FP8_WGMMA_P72                   \
+                                 ", " AISP_FP8_WGMMA_P80 ", " AISP_FP8_WGMMA_P88
+#define AISP_FP8_WGMMA_D8(i)                                                                       \
+  "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]),      \
+      "+f"(d[i + 6]), "+f"(d[i + 7])
+#define AISP_FP8_WGMMA_D48                                                                         \
+  AISP_FP8_WGMMA_D8(0), AISP_FP8_WGMMA_D8(8), AISP_FP8_WGMMA_D8(16), AISP_FP8_WGMMA_D8(24),        \
+      AISP_FP8_WGMMA_D8(32), AISP_FP8_WGMMA_D8(40)
+#define AISP_FP8_WGMMA_D64 AISP_FP8_WGMMA_D48, AISP_FP8_WGMMA_D8(48), AISP_FP8_WGMMA_D8(56)
+#define AISP_FP8_WGMMA_D96                                                                         \
+  AISP_FP8_WGMMA_D64, AISP_FP8_WGMMA_D8(64), AISP_FP8_WGMMA_D8(72), AISP_FP8_WGMMA_D8(80),         \
+      AISP_FP8_WGMMA_D8(88)
+
 namespace aisp::common {
 
-// d (64×128 fp32, 64 registers per thread) = a · b + (accumulate ? d : 0), k = 32, e4m3 × e4m3.
-__device__ __forceinline__ void wgmma_m64n128k32_e4m3(float (&d)[64], std::uint64_t desc_a,
-                                                      std::uint64_t desc_b, bool accumulate) {
+// d (64×N fp32, N/2 registers per thread) = a · b + (accumulate ? d : 0), k = 32, e4m3 × e4m3.
+// N is 128 or 192 (chapter 19's block-scaled GEMM; 192 is the widest whose accumulator and one
+// promotion temporary, 2 × 96 registers, fit under setmaxnreg 232). Another N needs its operand
+// list added below (the placeholder and operand macros come in rows of eight).
+template <int N>
+__device__ __forceinline__ void wgmma_m64nNk32_e4m3(float (&d)[N / 2], std::uint64_t desc_a,
+                                                    std::uint64_t desc_b, bool accumulate) {
+  static_assert(N == 128 || N == 192,
+                "wgmma_m64nNk32_e4m3: N must be 128 or 192 (add the operand list for others)");
 #if AISP_WGMMA_AVAILABLE
-  asm volatile("{\n\t.reg .pred p;\n\t"
-               "setp.ne.b32 p, %66, 0;\n\t"
-               "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {"
-               "%0, %1, %2, %3, %4, %5, %6, %7, "
-               "%8, %9, %10, %11, %12, %13, %14, %15, "
-               "%16, %17, %18, %19, %20, %21, %22, %23, "
-               "%24, %25, %26, %27, %28, %29, %30, %31, "
-               "%32, %33, %34, %35, %36, %37, %38, %39, "
-               "%40, %41, %42, %43, %44, %45, %46, %47, "
-               "%48, %49, %50, %51, %52, %53, %54, %55, "
-               "%56, %57, %58, %59, %60, %61, %62, %63"
-               "}, %64, %65, p, 1, 1;\n\t}"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-                 "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]),
-                 "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]),
-                 "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
-                 "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]),
-                 "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
-                 "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),
-                 "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-                 "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]),
-                 "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]),
-                 "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-               : "l"(desc_a), "l"(desc_b), "r"(static_cast<std::uint32_t>(accumulate)));
-#else
-  (void)d, (void)desc_a, (void)desc_b, (void)accumulate;
-  __trap();
-#endif
-}
-
-// d (64×192 fp32, 96 registers per thread) = a · b + (accumulate ? d : 0), k = 32, e4m3 × e4m3.
-// The widest N whose accumulator and one promotion temporary (2 × 96 registers) fit beside each
-// other under setmaxnreg 232 (chapter 19's 128×192-tile block-scaled GEMM).
-__device__ __forceinline__ void wgmma_m64n192k32_e4m3(float (&d)[96], std::uint64_t desc_a,
-                                                      std::uint64_t desc_b, bool accumulate) {
-#if AISP_WGMMA_AVAILABLE
-  asm volatile(
-      "{\n\t.reg .pred p;\n\t"
-      "setp.ne.b32 p, %98, 0;\n\t"
-      "wgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, "
-      "%8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, "
-      "%24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, "
-      "%40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, "
-      "%56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, "
-      "%72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, "
-      "%88, %89, %90, %91, %92, %93, %94, %95"
-      "}, %96, %97, p, 1, 1;\n\t}"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
-        "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
-        "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
-        "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
-        "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
-        "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
-        "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
-        "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
-        "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
-        "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
-        "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
-        "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])
-      : "l"(desc_a), "l"(desc_b), "r"(static_cast<std::uint32_t>(accumulate)));
+  const auto scale_d = static_cast<std::uint32_t>(accumulate);
+  if constexpr (N == 128) {
+    asm volatile(
+        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %66, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_64
+        "}, %64, %65, p, 1, 1;\n\t}"
+        : AISP_FP8_WGMMA_D64
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+  } else {
+    asm volatile(
+        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %98, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_96
+        "}, %96, %97, p, 1, 1;\n\t}"
+        : AISP_FP8_WGMMA_D96
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+  }
 #else
   (void)d, (void)desc_a, (void)desc_b, (void)accumulate;
   __trap();
