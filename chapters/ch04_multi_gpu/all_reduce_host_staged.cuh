@@ -21,6 +21,15 @@ class HostStagedAllReduce : public AllReduceProblem<kBytesPerGpu> {
   using Problem = AllReduceProblem<kBytesPerGpu>;
 
  public:
+  aisp::Requirements requirements() const override {
+    aisp::Requirements r = Problem::requirements();
+    // Under mpirun each rank's gradient is in another process: adding them on one host needs a
+    // host collective across processes, which the harness does not offer (docs/multi-gpu.md).
+    r.needs_one_process = "the host-staged baseline adds every GPU's gradient in one process's "
+                          "pinned memory";
+    return r;
+  }
+
   void setup(aisp::Context& ctx) override {
     Problem::setup(ctx);
     staging_.clear();

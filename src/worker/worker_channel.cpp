@@ -22,6 +22,10 @@ void WorkerChannel::result(const PairResult& result) const {
   write_line(worker_result_line(result));
 }
 
+void WorkerChannel::exchange(const std::string& payload) const {
+  write_line(worker_exchange_line(payload));
+}
+
 void WorkerChannel::write_line(const std::string& line) const {
   const std::string framed = line + '\n';
   std::size_t written = 0;

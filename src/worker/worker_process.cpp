@@ -43,9 +43,27 @@ namespace fs = std::filesystem;
   _exit(127);
 }
 
-void handle_line(const std::string& line, WorkerOutcome& outcome, const WorkerEvents& events) {
+// Writes a whole line to the worker's reply descriptor; false when the worker is gone.
+bool write_reply(int fd, const std::string& line) {
+  const std::string framed = line + '\n';
+  std::size_t written = 0;
+  while (written < framed.size()) {
+    const ssize_t n = write(fd, framed.data() + written, framed.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+void handle_line(const std::string& line, WorkerOutcome& outcome, const WorkerEvents& events,
+                 int reply_fd) {
   WorkerMessage message = read_worker_line(line);
   switch (message.kind) {
+  case WorkerMessage::Kind::exchange:
+    if (reply_fd >= 0 && events.on_exchange)
+      write_reply(reply_fd, events.on_exchange(message.payload));
+    break;
   case WorkerMessage::Kind::phase:
     outcome.last_phase = std::move(message.phase);
     outcome.last_progress.clear();
@@ -151,6 +169,16 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
                                      std::strerror(error)));
   }
 
+  // The reply pipe (under mpirun): the worker reads [0] as kWorkerReplyFd, we write [1].
+  int reply_fds[2] = {-1, -1};
+  if (launch.reply_channel && pipe2(reply_fds, O_CLOEXEC) != 0) {
+    const int error = errno;
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    close(log_fd);
+    throw std::runtime_error(fmt::format("pipe: {}", std::strerror(error)));
+  }
+
   PrivateTempDir temp_dir;
   WorkerLaunch with_temp_dir = launch;
   if (temp_dir.path())
@@ -164,15 +192,23 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     close(log_fd);
+    for (const int fd : reply_fds)
+      if (fd >= 0) close(fd);
     throw std::runtime_error(fmt::format("fork: {}", std::strerror(error)));
   }
   if (pid == 0) {
+    // Out of the way of the fixed numbers first, so neither dup2 below overwrites the other's
+    // source (F_DUPFD_CLOEXEC: the copy itself is not inherited).
+    const int reply_read =
+        reply_fds[0] >= 0 ? fcntl(reply_fds[0], F_DUPFD_CLOEXEC, kWorkerReplyFd + 1) : -1;
     dup2(pipe_fds[1], kWorkerProtocolFd);  // dup2 clears FD_CLOEXEC on the new descriptor
+    if (reply_read >= 0) dup2(reply_read, kWorkerReplyFd);
     exec_worker(with_temp_dir, log_fd);
   }
   setpgid(pid, pid);
   close(pipe_fds[1]);
   close(log_fd);
+  if (reply_fds[0] >= 0) close(reply_fds[0]);
 
   const auto deadline =
       started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(launch.timeout);
@@ -205,11 +241,12 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
     }
     buffer.append(chunk, static_cast<std::size_t>(n));
     for (std::size_t newline; (newline = buffer.find('\n')) != std::string::npos;) {
-      handle_line(buffer.substr(0, newline), outcome, events);
+      handle_line(buffer.substr(0, newline), outcome, events, reply_fds[1]);
       buffer.erase(0, newline + 1);
     }
   }
   close(pipe_fds[0]);
+  if (reply_fds[1] >= 0) close(reply_fds[1]);
   if (outcome.timed_out || outcome.interrupted)
     kill(-pid, SIGKILL);
   int status = 0;

@@ -25,6 +25,9 @@ struct WorkerLaunch {
   std::filesystem::path log_file;
   std::chrono::duration<double> timeout;
   std::vector<std::pair<std::string, std::string>> environment;  // added to the worker's
+  // Under mpirun: a second pipe, the worker's kWorkerReplyFd, on which the orchestrator answers
+  // its exchange lines (WorkerEvents::on_exchange).
+  bool reply_channel = false;
 };
 
 struct WorkerOutcome {
@@ -47,6 +50,9 @@ struct WorkerEvents {
   std::function<void(const std::string&)> on_phase;     // a phase line
   std::function<void(const std::string&)> on_progress;  // a progress line (samples vs the rule)
   std::function<void()> on_wait;                        // about every 100 ms while waiting
+  // An exchange line's payload; returns the reply line (without its newline). Without it, or
+  // without WorkerLaunch::reply_channel, exchange lines are ignored.
+  std::function<std::string(const std::string&)> on_exchange;
 };
 
 // `interrupt` is polled; when it turns true the worker is killed and the outcome says so.

@@ -1,0 +1,44 @@
+#include "worker/worker_rank_exchange.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "worker/worker_protocol.hpp"
+
+namespace aisp {
+
+std::string WorkerRankExchange::read_reply_line() {
+  for (;;) {
+    if (const std::size_t newline = buffer_.find('\n'); newline != std::string::npos) {
+      std::string line = buffer_.substr(0, newline);
+      buffer_.erase(0, newline + 1);
+      return line;
+    }
+    char chunk[4096];
+    const ssize_t n = ::read(reply_fd_, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      throw RankExchangeError(fmt::format("rank {}: the orchestrator closed the reply channel "
+                                          "(descriptor {}{}{})",
+                                          rank_, reply_fd_, n < 0 ? ": " : "",
+                                          n < 0 ? std::strerror(errno) : ""));
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+  }
+}
+
+std::vector<std::string> WorkerRankExchange::all_gather(const std::string& mine) {
+  channel_.exchange(mine);
+  ExchangeReply reply = read_exchange_reply(read_reply_line());
+  if (!reply.ok)
+    throw RankExchangeError(reply.error);
+  if (static_cast<int>(reply.values.size()) != size_)
+    throw RankExchangeError(fmt::format("rank {}: the exchange returned {} values for {} ranks",
+                                        rank_, reply.values.size(), size_));
+  return std::move(reply.values);
+}
+
+}  // namespace aisp
