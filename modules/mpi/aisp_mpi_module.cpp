@@ -5,6 +5,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -32,18 +33,22 @@ void fail(const char* text, char* error, std::size_t error_size) {
     std::snprintf(error, error_size, "%s", text);
 }
 
-// Polls `request` to completion: first briefly without sleeping (an exchange whose peers are all
-// there completes in microseconds), then with 100 us sleeps (a peer still measuring).
+// Polls `request` to completion: first without sleeping (an exchange whose peers are all there,
+// as in lockstep sampling, completes in microseconds, and a sleep would delay the next sample on
+// this rank only), then with sleeps growing from 50 us to 2 ms (a peer still measuring a pair
+// that runs on rank 0 alone: this process then takes a few hundred wake-ups a second from it).
 int wait_politely(MPI_Request* request) {
   constexpr int kSpins = 2000;
+  long pause_ns = 50 * 1000;
   for (int i = 0;; ++i) {
     int done = 0;
     const int code = MPI_Test(request, &done, MPI_STATUS_IGNORE);
     if (code != MPI_SUCCESS || done)
       return code;
     if (i >= kSpins) {
-      const timespec pause{0, 100 * 1000};
+      const timespec pause{0, pause_ns};
       nanosleep(&pause, nullptr);
+      pause_ns = std::min(2 * pause_ns, 2L * 1000 * 1000);
     }
   }
 }

@@ -5,6 +5,10 @@
 // rank's result. Ranks are threads here, joined by an in-process all-gather; MPI itself is
 // exercised by tests/cli/test_mpi.sh.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
 
 #include <algorithm>
 #include <condition_variable>
@@ -23,7 +27,12 @@
 #include "measure/interleaved_sampling.hpp"
 #include "results/results_json.hpp"
 #include "run/rank_steps.hpp"
+#include "system/shell_words.hpp"
+#include "temp_files.hpp"
 #include "worker/pair_measurement.hpp"
+#include "worker/worker_channel.hpp"
+#include "worker/worker_process.hpp"
+#include "worker/worker_rank_exchange.hpp"
 #include "worker/worker_protocol.hpp"
 #include "worker/worker_request.hpp"
 
@@ -390,6 +399,70 @@ TEST(WorkerProtocol, RankFlagsOnlyUnderMpirun) {
   EXPECT_EQ(*(at + 1), "1");
   EXPECT_EQ(*(at + 3), "2");
   EXPECT_EQ(*(at + 5), std::to_string(kWorkerReplyFd));
+}
+
+TEST(WorkerRelay, AWorkersExchangeLinesAreAnsweredOnItsReplyDescriptor) {
+  // A stand-in worker: two exchanges, each reply read from the reply descriptor and logged.
+  const test::ScopedTempDir dir("mpi_relay");
+  const std::string out = std::to_string(kWorkerProtocolFd);
+  const std::string in = std::to_string(kWorkerReplyFd);
+  std::string script;
+  for (const char* payload : {"first", "second"})
+    script += "printf '%s\\n' " + shell_quote(worker_exchange_line(payload)) + " >&" + out +
+              "; read -r reply <&" + in + "; echo \"$reply\"; ";
+  WorkerLaunch launch;
+  launch.argv = {"/bin/sh", "-c", script};
+  launch.log_file = dir.path() / "worker.log";
+  launch.timeout = std::chrono::duration<double>(30);
+  launch.reply_channel = true;
+  WorkerEvents events;
+  std::vector<std::string> payloads;
+  events.on_exchange = [&](const std::string& payload) {
+    payloads.push_back(payload);
+    return exchange_reply_line({payload, "from rank 1"});
+  };
+  const std::atomic<bool> interrupt{false};
+  const WorkerOutcome outcome = run_worker_process(launch, interrupt, events);
+  EXPECT_EQ(outcome.exit_code, 0);
+  EXPECT_EQ(payloads, (std::vector<std::string>{"first", "second"}));
+  EXPECT_EQ(test::read_file(launch.log_file),
+            exchange_reply_line({"first", "from rank 1"}) + "\n" +
+                exchange_reply_line({"second", "from rank 1"}) + "\n");
+}
+
+TEST(WorkerRelay, WorkerRankExchangeReadsItsOrchestratorsReplies) {
+  int to_orchestrator[2], to_worker[2];
+  ASSERT_EQ(pipe(to_orchestrator), 0);
+  ASSERT_EQ(pipe(to_worker), 0);
+  // The orchestrator's side: answers two exchanges, then an error (a rank left the pair).
+  std::thread orchestrator([&] {
+    std::string buffer;
+    char chunk[256];
+    for (int answered = 0; answered < 3;) {
+      const ssize_t n = read(to_orchestrator[0], chunk, sizeof(chunk));
+      if (n <= 0) break;
+      buffer.append(chunk, static_cast<std::size_t>(n));
+      for (std::size_t nl; (nl = buffer.find('\n')) != std::string::npos; ++answered) {
+        const WorkerMessage m = read_worker_line(buffer.substr(0, nl));
+        buffer.erase(0, nl + 1);
+        const std::string reply = (answered < 2 ? exchange_reply_line({m.payload, "0x1p+1"})
+                                                : exchange_error_line("rank 0 ended the pair")) +
+                                  "\n";
+        ASSERT_EQ(write(to_worker[1], reply.data(), reply.size()),
+                  static_cast<ssize_t>(reply.size()));
+      }
+    }
+  });
+  {
+    const WorkerChannel channel(to_orchestrator[1]);
+    WorkerRankExchange ranks(channel, to_worker[0], 1, 2);
+    EXPECT_EQ(ranks_max(&ranks, 1.0), 2.0);
+    EXPECT_EQ(ranks_gather(&ranks, "x"), (std::vector<std::string>{"x", "0x1p+1"}));
+    EXPECT_THROW(ranks_all(&ranks, true), RankExchangeError);
+  }
+  orchestrator.join();
+  for (const int fd : {to_orchestrator[0], to_orchestrator[1], to_worker[0], to_worker[1]})
+    close(fd);
 }
 
 TEST(ResultsJson, RanksRoundTrip) {
