@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -290,14 +292,22 @@ class SamplingReporter {
   double last_log_ = 0;
 };
 
+// AISP_MPI_EVERY_RANK=1 (docs/multi-gpu.md): one-GPU and CPU pairs run on every rank too.
+bool every_rank_requested() {
+  const char* value = std::getenv("AISP_MPI_EVERY_RANK");
+  return value != nullptr && std::string_view(value) == "1";
+}
+
 // Under mpirun: whether this rank takes part in the pair, and the exchange it measures with.
 // A multi-GPU pair runs on every rank (one GPU each, rank_count() == the job's size); a one-GPU
-// or CPU pair on rank 0 alone, in one process like a plain run; a pair that drives all its GPUs
-// from one process is skipped on every rank with its reason. Returns the skip reason, or empty.
+// or CPU pair on rank 0 alone, in one process like a plain run (or, with AISP_MPI_EVERY_RANK=1,
+// on every rank, each its own copy, in lockstep); a pair that drives all its GPUs from one
+// process is skipped on every rank with its reason. Returns the skip reason, or empty.
 std::string rank_participation(const Requirements& requirements, const MeasurementSettings& settings,
                                RankExchange*& ranks) {
   if (ranks == nullptr) return {};
   if (requirements.cpu_only || requirements.min_gpus <= 1) {
+    if (every_rank_requested()) return {};
     const bool rank_zero = ranks->rank() == 0;
     ranks = nullptr;  // rank 0 measures it as in one process, without the others
     return rank_zero ? std::string() : std::string(kRankZeroOnlyReason);
@@ -328,9 +338,9 @@ std::string ranks_skip_reason(RankExchange* ranks, const std::string& mine) {
   return joined;
 }
 
-// Why the ranks cannot run a multi-GPU pair together when two of them drive the same GPU (NCCL
-// refuses a communicator with one GPU twice), or empty. The same host name and PCI bus id is
-// the same GPU.
+// Why the ranks cannot run a pair together when two of them drive the same GPU (NCCL refuses a
+// communicator with one GPU twice, and two ranks timing on one GPU would time each other), or
+// empty. The same host name and PCI bus id is the same GPU.
 std::string shared_gpu_reason(RankExchange* ranks) {
   char host[256] = {};
   if (gethostname(host, sizeof(host) - 1) != 0) std::snprintf(host, sizeof(host), "?");
@@ -339,9 +349,9 @@ std::string shared_gpu_reason(RankExchange* ranks) {
   for (std::size_t a = 0; a < gpus.size(); ++a)
     for (std::size_t b = a + 1; b < gpus.size(); ++b)
       if (gpus[a] == gpus[b])
-        return fmt::format("ranks {} and {} drive the same GPU ({}): a multi-GPU pair needs a GPU "
-                           "per rank; start at most as many ranks per host as it has GPUs (or "
-                           "give each its own with CUDA_VISIBLE_DEVICES / AISP_LOCAL_RANK)",
+        return fmt::format("ranks {} and {} drive the same GPU ({}): under mpirun each rank needs "
+                           "a GPU of its own; start at most as many ranks per host as it has GPUs "
+                           "(or give each its own with CUDA_VISIBLE_DEVICES / AISP_LOCAL_RANK)",
                            a, b, gpus[a]);
   return {};
 }
@@ -371,13 +381,16 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
     return;
   }
   // Under mpirun this process drives one GPU, its rank's; the pair's other GPUs are the other
-  // ranks' (rank_participation has checked min_gpus against the job's size).
+  // ranks' (rank_participation has checked min_gpus against the job's size). A one-GPU or CPU
+  // pair on every rank (AISP_MPI_EVERY_RANK) is each rank's own: its context sees one process
+  // (no ranks, its NCCL a communicator of one), only the harness keeps the ranks in lockstep.
+  const bool multi_gpu = !requirements.cpu_only && requirements.min_gpus > 1;
   Requirements local_requirements = requirements;
   if (ranks != nullptr) {
-    local_requirements.min_gpus = 1;
-    worker_log::line(fmt::format("rank {} of {}: runs the pair in lockstep with the other ranks, "
-                                 "one GPU each",
-                                 ranks->rank(), ranks->size()));
+    if (multi_gpu) local_requirements.min_gpus = 1;
+    worker_log::line(fmt::format("rank {} of {}: runs the pair in lockstep with the other ranks{}",
+                                 ranks->rank(), ranks->size(),
+                                 multi_gpu ? ", one GPU each" : " (AISP_MPI_EVERY_RANK=1)"));
   }
   std::string skip_reason;
   if (gpu) {
@@ -403,7 +416,7 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   // Every rank runs the pair, or none does: a rank that went on alone would wait for the others'
   // collectives until the timeout.
   if (ranks != nullptr) skip_reason = ranks_skip_reason(ranks, skip_reason);
-  if (ranks != nullptr && skip_reason.empty()) skip_reason = shared_gpu_reason(ranks);
+  if (ranks != nullptr && gpu && skip_reason.empty()) skip_reason = shared_gpu_reason(ranks);
   if (!skip_reason.empty()) {
     result.status = PairStatus::skipped;
     result.reason = skip_reason;
@@ -411,7 +424,7 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   }
   if (gpus.devices > 1) result.gpus = gpus.devices;
   if (ranks != nullptr) {
-    result.gpus = ranks->size();
+    if (multi_gpu) result.gpus = ranks->size();
     result.ranks = ranks->size();
   }
 
@@ -420,7 +433,7 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   std::optional<RunDeviceStreams> device_streams;
   ContextOptions options;
   options.device = gpu ? 0 : -1;
-  options.ranks = ranks;
+  options.ranks = multi_gpu ? ranks : nullptr;  // what the context and the timers see
   if (gpus.devices > 1) {
     device_streams.emplace(gpus.devices);
     options.device_streams = device_streams->handles();

@@ -4,8 +4,10 @@
 # what to do (exit 2, nothing measured). With mpirun (Open MPI; skipped with the reason when it
 # is absent): `mpirun -np 1` runs like a plain start; `mpirun -np 2` over ch02 and ch04 ends
 # cleanly with one run directory, written by rank 0, every pair in it once with its reason, and
-# rank 1's worker logs beside rank 0's; a one-GPU (CPU) pair runs on rank 0 and passes; ranks
-# that select different pairs stop before measuring.
+# rank 1's worker logs beside rank 0's; a one-GPU (CPU) pair runs on rank 0 and passes; with
+# AISP_MPI_EVERY_RANK=1 a CPU pair runs on both ranks in lockstep (the exchanges a multi-GPU pair
+# makes on GPUs) and a wrong one fails naming each rank; ranks that select different pairs stop
+# before measuring.
 # Arguments: $1 the aisp binary, $2 the aisp_test_suite binary, $3 a scratch directory.
 set -u
 aisp=$1
@@ -86,6 +88,36 @@ expect "a one-GPU (CPU) pair runs on rank 0 alone and passes" 0 stdout "1 pair: 
   --artifacts-dir "$work/cpu"
 grep -qF "a one-GPU pair runs on rank 0 alone" "$(run_dir_in "$work/cpu")"/logs/rank1/*.log \
   || fail "rank 1's log does not say the pair ran on rank 0"
+
+# AISP_MPI_EVERY_RANK=1: the CPU pair on both ranks, in lockstep through the orchestrators' MPI
+# exchanges (the path a multi-GPU pair takes on GPUs): verified on each rank, one merged record.
+expect "AISP_MPI_EVERY_RANK=1 runs a CPU pair on both ranks in lockstep" 0 stdout "1 pair: 1 passed" \
+  "${launch[@]}" -np 2 -x AISP_MPI_EVERY_RANK=1 "$suite" bench run -t ch90:affine \
+  --min-time 0.05 --max-time 1 --artifacts-dir "$work/every"
+python3 - "$(run_dir_in "$work/every")" <<'PY' || fail "the lockstep pair's record and logs"
+import json, pathlib, sys
+run = pathlib.Path(sys.argv[1])
+pair = json.load(open(run / "results.json"))["pairs"][0]
+problems = []
+if pair.get("ranks") != 2 or "gpus" in pair:
+    problems.append(f"ranks {pair.get('ranks')!r}, gpus {pair.get('gpus')!r}: wanted ranks 2, no gpus")
+if pair["status"] != "passed" or not pair["verification"]["passed"]:
+    problems.append(f"{pair['status']}: {pair.get('reason')!r}")
+for who in ("baseline", "optimized"):
+    if pair[who]["stats"]["count"] < 10:
+        problems.append(f"{who}: {pair[who]['stats']['count']} samples")
+logs = list((run / "logs" / "rank1").glob("*.log"))
+text = logs[0].read_text() if logs else ""
+for wanted in ("runs the pair in lockstep with the other ranks", "result: passed"):
+    if wanted not in text:
+        problems.append(f"rank 1's log lacks {wanted!r}")
+for problem in problems:
+    print("FAIL:", problem)
+sys.exit(1 if problems else 0)
+PY
+expect "a wrong CPU pair on both ranks fails, naming each rank" 1 stdout "rank 1: verification failed" \
+  "${launch[@]}" -np 2 -x AISP_MPI_EVERY_RANK=1 "$suite" bench verify -t ch90:wrong \
+  --artifacts-dir "$work/every_wrong"
 
 cat >"$work/per_rank_targets.sh" <<SH
 #!/usr/bin/env bash
