@@ -147,8 +147,14 @@ PairResult merge_rank_results(const std::vector<PairResult>& per_rank) {
   if (same_skip)
     return merged;
   merged.status = per_rank[worst].status;
-  merged.reason = merged.status == PairStatus::passed ? std::string()
-                                                      : fmt::format("{}", fmt::join(reasons, "; "));
+  const bool alike = std::all_of(per_rank.begin(), per_rank.end(), [&](const PairResult& r) {
+    return r.status == merged.status && r.reason == per_rank.front().reason;
+  });
+  merged.reason =
+      alike && merged.status != PairStatus::passed
+          ? fmt::format("{} (on all {} ranks)", per_rank.front().reason, per_rank.size())
+      : merged.status == PairStatus::passed ? std::string()
+                                            : fmt::format("{}", fmt::join(reasons, "; "));
   for (std::size_t r = 1; r < per_rank.size(); ++r)
     for (const CheckOutcome& check : per_rank[r].verification.checks)
       if (!check.passed) {

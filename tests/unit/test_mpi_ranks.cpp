@@ -32,8 +32,8 @@
 #include "worker/pair_measurement.hpp"
 #include "worker/worker_channel.hpp"
 #include "worker/worker_process.hpp"
-#include "worker/worker_rank_exchange.hpp"
 #include "worker/worker_protocol.hpp"
+#include "worker/worker_rank_exchange.hpp"
 #include "worker/worker_request.hpp"
 
 namespace aisp {
@@ -365,6 +365,10 @@ TEST(RankResults, OneGpuPairsAreRankZerosAndMultiGpuPairsTheWorstRanks) {
   EXPECT_FALSE(failed.speedup.has_value());
   ASSERT_EQ(failed.verification.checks.size(), 2u);
   EXPECT_EQ(failed.verification.checks[1].detail, "rank 1: reduced_0");
+  // The same failure on every rank: said once.
+  const PairResult both = merge_rank_results(
+      {rank_result(PairStatus::failed, "error: x"), rank_result(PairStatus::failed, "error: x")});
+  EXPECT_EQ(both.reason, "error: x (on all 2 ranks)");
   // A crash outranks a failure.
   const PairResult crashed = merge_rank_results(
       {rank_result(PairStatus::failed, "x"), rank_result(PairStatus::crashed, "signal 11")});
@@ -425,9 +429,9 @@ TEST(WorkerRelay, AWorkersExchangeLinesAreAnsweredOnItsReplyDescriptor) {
   const WorkerOutcome outcome = run_worker_process(launch, interrupt, events);
   EXPECT_EQ(outcome.exit_code, 0);
   EXPECT_EQ(payloads, (std::vector<std::string>{"first", "second"}));
-  EXPECT_EQ(test::read_file(launch.log_file),
-            exchange_reply_line({"first", "from rank 1"}) + "\n" +
-                exchange_reply_line({"second", "from rank 1"}) + "\n");
+  EXPECT_EQ(test::read_file(launch.log_file), exchange_reply_line({"first", "from rank 1"}) + "\n" +
+                                                  exchange_reply_line({"second", "from rank 1"}) +
+                                                  "\n");
 }
 
 TEST(WorkerRelay, WorkerRankExchangeReadsItsOrchestratorsReplies) {
@@ -440,7 +444,8 @@ TEST(WorkerRelay, WorkerRankExchangeReadsItsOrchestratorsReplies) {
     char chunk[256];
     for (int answered = 0; answered < 3;) {
       const ssize_t n = read(to_orchestrator[0], chunk, sizeof(chunk));
-      if (n <= 0) break;
+      if (n <= 0)
+        break;
       buffer.append(chunk, static_cast<std::size_t>(n));
       for (std::size_t nl; (nl = buffer.find('\n')) != std::string::npos; ++answered) {
         const WorkerMessage m = read_worker_line(buffer.substr(0, nl));
