@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The mpirun path without a GPU (docs/multi-gpu.md, "Several hosts"). Without mpirun: launcher
 # variables that contradict each other, and an MPI module that cannot be loaded, are refused with
-# what to do (exit 2, nothing measured). With mpirun (Open MPI; skipped with the reason when it
+# what to do (exit 2, nothing measured); so is bench peak under a launcher of several ranks. With mpirun (Open MPI; skipped with the reason when it
 # is absent): `mpirun -np 1` runs like a plain start; `mpirun -np 2` over ch02 and ch04 ends
 # cleanly with one run directory, written by rank 0, every pair in it once with its reason, and
 # rank 1's worker logs beside rank 0's; a one-GPU (CPU) pair runs on rank 0 and passes; with
@@ -28,6 +28,10 @@ expect "an MPI module that cannot be loaded names what to install" 2 stderr \
   AISP_MPI_MODULE="$work/absent/libaisp_mpi.so" \
   "$aisp" bench run -t ch04 --artifacts-dir "$work/refused"
 grep -qF "Nothing was measured." "$work/stderr" || fail "the refusal does not say nothing was measured"
+expect "bench peak under a launcher with several ranks is refused" 2 stderr \
+  "bench peak under mpirun (several ranks)" \
+  env OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_LOCAL_RANK=1 \
+  "$aisp" bench peak --quick --peaks-dir "$work/refused/peaks"
 [[ -d $work/refused/runs ]] && fail "a refused launch still started a run"
 
 mpirun_bin=$(command -v mpirun || true)
