@@ -124,6 +124,20 @@ aisp_mpi_all_gather_bytes(const void* mine, std::uint64_t mine_size, void* all,
   return report(wait_politely(&request), "MPI_Iallgatherv (wait)", error, error_size);
 }
 
+__attribute__((visibility("default"))) int
+aisp_mpi_all_reduce_sum_f32(float* data, std::uint64_t count, char* error, std::size_t error_size) {
+  if (count > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    fail("a host all-reduce of 2^31 floats or more: not supported", error, error_size);
+    return MPI_ERR_COUNT;
+  }
+  MPI_Request request;
+  const int code = MPI_Iallreduce(MPI_IN_PLACE, data, static_cast<int>(count), MPI_FLOAT, MPI_SUM,
+                                  MPI_COMM_WORLD, &request);
+  if (code != MPI_SUCCESS)
+    return report(code, "MPI_Iallreduce", error, error_size);
+  return report(wait_politely(&request), "MPI_Iallreduce (wait)", error, error_size);
+}
+
 __attribute__((visibility("default"))) int aisp_mpi_finish(char* error, std::size_t error_size) {
   return report(MPI_Finalize(), "MPI_Finalize", error, error_size);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 namespace aisp {
 namespace {
@@ -26,6 +27,26 @@ double parse_double(const std::string& text) {
 }
 
 }  // namespace
+
+void RankExchange::all_reduce_sum(float* data, std::size_t count) {
+  const std::string mine(reinterpret_cast<const char*>(data), count * sizeof(float));
+  const std::vector<std::string> all = gathered(*this, mine);
+  for (const std::string& theirs : all)
+    if (theirs.size() != mine.size())
+      throw RankExchangeError(fmt::format("rank exchange: a sum of {} floats met one of {}", count,
+                                          theirs.size() / sizeof(float)));
+  // In rank order, so every rank adds alike (two ranks: a + b, one rounding, as one process).
+  for (std::size_t i = 0; i < count; ++i) {
+    float sum = 0;
+    std::memcpy(&sum, all.front().data() + i * sizeof(float), sizeof(float));
+    for (std::size_t r = 1; r < all.size(); ++r) {
+      float term = 0;
+      std::memcpy(&term, all[r].data() + i * sizeof(float), sizeof(float));
+      sum += term;
+    }
+    data[i] = sum;
+  }
+}
 
 double ranks_max(RankExchange* exchange, double mine) {
   return ranks_max(exchange, std::vector<double>{mine}).front();

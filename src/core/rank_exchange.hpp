@@ -29,6 +29,10 @@ class RankExchange {
   virtual int size() const = 0;
   // Every rank's `mine`, indexed by rank. Blocks until every rank has called it.
   virtual std::vector<std::string> all_gather(const std::string& mine) = 0;
+  // `data` replaced by its elementwise sum over every rank (each rank gives `count` floats): the
+  // host collective of a host-staged all-reduce. This default moves every rank's bytes through
+  // all_gather; the orchestrator's MPI job and the worker's relay do it in place.
+  virtual void all_reduce_sum(float* data, std::size_t count);
 };
 
 // The helpers below work on a null exchange too (one process): they return the local value.

@@ -20,6 +20,7 @@ struct MpiJob::Module {
   void* handle = nullptr;
   aisp_mpi_all_gather_sizes_fn all_gather_sizes = nullptr;
   aisp_mpi_all_gather_bytes_fn all_gather_bytes = nullptr;
+  aisp_mpi_all_reduce_sum_f32_fn all_reduce_sum = nullptr;
   aisp_mpi_finish_fn finish = nullptr;
   aisp_mpi_abort_fn abort = nullptr;
 };
@@ -105,15 +106,17 @@ std::unique_ptr<MpiJob> MpiJob::start(const LauncherRanks& launcher) {
       symbol<aisp_mpi_all_gather_sizes_fn>(m.handle, "aisp_mpi_all_gather_sizes", missing);
   m.all_gather_bytes =
       symbol<aisp_mpi_all_gather_bytes_fn>(m.handle, "aisp_mpi_all_gather_bytes", missing);
+  m.all_reduce_sum =
+      symbol<aisp_mpi_all_reduce_sum_f32_fn>(m.handle, "aisp_mpi_all_reduce_sum_f32", missing);
   m.finish = symbol<aisp_mpi_finish_fn>(m.handle, "aisp_mpi_finish", missing);
   m.abort = symbol<aisp_mpi_abort_fn>(m.handle, "aisp_mpi_abort", missing);
-  if (!missing.empty())
-    throw MpiUnavailable(
-        fmt::format("{} is not aisp's MPI module (it lacks {})", mpi->module_path_, missing));
-  if (version() != AISP_MPI_MODULE_ABI_VERSION)
+  if (version != nullptr && version() != AISP_MPI_MODULE_ABI_VERSION)
     throw MpiUnavailable(fmt::format("{} is aisp's MPI module of interface version {}, this aisp "
                                      "needs {}: rebuild target aisp_mpi_module with this aisp",
                                      mpi->module_path_, version(), AISP_MPI_MODULE_ABI_VERSION));
+  if (!missing.empty())
+    throw MpiUnavailable(
+        fmt::format("{} is not aisp's MPI module (it lacks {})", mpi->module_path_, missing));
   char library[256] = {}, error[512] = {};
   if (start(&mpi->rank_, &mpi->size_, library, sizeof(library), error, sizeof(error)) != 0)
     throw MpiUnavailable(fmt::format("{}, but MPI did not start: {}", job, error));
@@ -158,6 +161,12 @@ std::vector<std::string> MpiJob::all_gather(const std::string& mine) {
     offset += size;
   }
   return values;
+}
+
+void MpiJob::all_reduce_sum(float* data, std::size_t count) {
+  char error[512] = {};
+  if (module_->all_reduce_sum(data, count, error, sizeof(error)) != 0)
+    throw RankExchangeError(fmt::format("MPI all-reduce of {} floats failed: {}", count, error));
 }
 
 void MpiJob::abort(int code) {

@@ -33,6 +33,7 @@ class MpiJob final : public RankExchange {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::vector<std::string> all_gather(const std::string& mine) override;
+  void all_reduce_sum(float* data, std::size_t count) override;  // MPI_Allreduce, in place
 
   const std::string& module_path() const { return module_path_; }
   const std::string& library_version() const { return library_version_; }

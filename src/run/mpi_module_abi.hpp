@@ -10,7 +10,7 @@
 #include <cstdint>
 
 // Bump when a signature below changes; the loader refuses a module of another version.
-#define AISP_MPI_MODULE_ABI_VERSION 1
+#define AISP_MPI_MODULE_ABI_VERSION 2
 
 extern "C" {
 
@@ -29,6 +29,10 @@ typedef int (*aisp_mpi_all_gather_sizes_fn)(std::uint64_t mine, std::uint64_t* a
 typedef int (*aisp_mpi_all_gather_bytes_fn)(const void* mine, std::uint64_t mine_size, void* all,
                                             const std::uint64_t* all_sizes, char* error,
                                             std::size_t error_size);
+// `data` (`count` floats) replaced by its elementwise sum over every rank (MPI_SUM, in place;
+// count below 2^31), polled like the all-gathers.
+typedef int (*aisp_mpi_all_reduce_sum_f32_fn)(float* data, std::uint64_t count, char* error,
+                                              std::size_t error_size);
 // MPI_Finalize.
 typedef int (*aisp_mpi_finish_fn)(char* error, std::size_t error_size);
 // MPI_Abort(MPI_COMM_WORLD, code): ends every rank of the job.

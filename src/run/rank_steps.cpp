@@ -100,9 +100,31 @@ std::string RankSteps::exchange(const std::string& payload) {
   }
   if (!gone.empty())
     return exchange_error_line(fmt::format(
-        "rank{} {} ended the pair while this rank still measured it (its result says why)",
+        "rank{} {} ended the pair, or went to another step, while this rank still measured it "
+        "(its result says why)",
         gone.size() == 1 ? "" : "s", fmt::join(gone, ", ")));
   return exchange_reply_line(values);
+}
+
+std::string RankSteps::host_all_reduce(float* data, std::size_t count) {
+  const std::vector<nlohmann::json> steps =
+      gather_steps(job_, nlohmann::json{{"step", "r"}, {"count", count}});
+  std::vector<std::string> other;
+  for (std::size_t r = 0; r < steps.size(); ++r)
+    if (steps[r].at("step") != "r" || steps[r].value("count", std::size_t{0}) != count)
+      other.push_back(std::to_string(r));
+  // Every rank saw the same steps, so every rank sums, or none does.
+  if (!other.empty())
+    return exchange_error_line(fmt::format(
+        "rank{} {} did not ask for a host all-reduce of {} floats with this rank (another step, "
+        "or another count): the ranks do not run the pair alike",
+        other.size() == 1 ? "" : "s", fmt::join(other, ", "), count));
+  try {
+    job_.all_reduce_sum(data, count);
+  } catch (const RankExchangeError& error) {
+    return exchange_error_line(error.what());
+  }
+  return exchange_reply_line({});
 }
 
 std::vector<std::string> RankSteps::finish_pair(const std::string& result) {

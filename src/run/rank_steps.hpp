@@ -5,12 +5,15 @@
 //   begin  before each pair: every rank names it (they must agree) and whether it was interrupted;
 //   x      a worker's exchange (measure in lockstep): answered with every rank's payload, or, when
 //          a rank has already finished the pair, with an error that ends this rank's worker too;
+//   r      a worker's host all-reduce of N floats (aisp/host_collective.hpp): when every rank
+//          asks for the same N, the job sums them in place; otherwise an error, as for x;
 //   done   after the worker ended, with its result; repeated while another rank still exchanges,
 //          until every rank is done. The last round carries every rank's result;
 //   end    rank 0 has finished the run (after the last pair, or before the first when it refuses
 //          to measure), with its exit code, which every rank then exits with.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,6 +45,9 @@ class RankSteps {
   int end_job(int exit_code);
   // A worker's exchange payload; returns the reply line for it (worker/worker_protocol.hpp).
   std::string exchange(const std::string& payload);
+  // A worker's host all-reduce of `count` floats at `data` (its shared memory); returns the reply
+  // line.
+  std::string host_all_reduce(float* data, std::size_t count);
   // The worker has ended with `result` (results JSON text); returns every rank's, in rank order.
   std::vector<std::string> finish_pair(const std::string& result);
 

@@ -374,6 +374,9 @@ int run_rank_follower(const RunRequest& request, const std::vector<PairInfo>& pa
   const auto peaks = std::filesystem::absolute(artifacts::peaks_dir(request.artifacts_dir));
   WorkerEvents events;
   events.on_exchange = [&steps](const std::string& payload) { return steps.exchange(payload); };
+  events.on_host_all_reduce = [&steps](float* data, std::size_t count) {
+    return steps.host_all_reduce(data, count);
+  };
   for (const PairInfo& pair : pairs) {
     const RankSteps::Begin begin = steps.begin_pair(pair.target, interrupt.load());
     if (begin.kind == RankSteps::Begin::Kind::job_ended) return begin.exit_code;
@@ -521,8 +524,12 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
     progress.begin(i, pair.target);
     const WorkerLaunch launch = pair_worker_launch(
         self, pair, request, peaks, directory.log_path(pair.target), job.get());
-    if (steps)
+    if (steps) {
       events.on_exchange = [&](const std::string& payload) { return steps->exchange(payload); };
+      events.on_host_all_reduce = [&](float* data, std::size_t count) {
+        return steps->host_all_reduce(data, count);
+      };
+    }
     const WorkerOutcome outcome = run_worker_process(launch, interrupt, events);
     PairResult result = outcome.has_result
                             ? outcome.result

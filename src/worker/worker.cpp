@@ -65,7 +65,8 @@ int run_worker(const WorkerRequest& request, int out_fd, int reply_fd) {
   log_request(request);
   const WorkerChannel channel(out_fd);
   std::optional<WorkerRankExchange> ranks;
-  if (request.rank_count > 1) ranks.emplace(channel, reply_fd, request.rank, request.rank_count);
+  if (request.rank_count > 1)
+    ranks.emplace(channel, reply_fd, request.rank, request.rank_count, kWorkerSharedMemoryFd);
   PairResult result;
   const std::optional<PairInfo> found = begin_worker_result(request.target, channel, result);
   if (!found) {

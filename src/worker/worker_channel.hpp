@@ -17,6 +17,7 @@ class WorkerChannel {
   void result(const PairResult& result) const;
   // This rank's part of an exchange across the job's ranks (worker/worker_rank_exchange.hpp).
   void exchange(const std::string& payload) const;
+  void host_all_reduce(std::size_t count) const;
 
  private:
   void write_line(const std::string& line) const;

@@ -30,6 +30,10 @@ std::string worker_exchange_line(const std::string& payload) {
   return dump_line(nlohmann::json{{"type", "exchange"}, {"payload", payload}});
 }
 
+std::string worker_host_all_reduce_line(std::size_t count) {
+  return dump_line(nlohmann::json{{"type", "host_all_reduce"}, {"count", count}});
+}
+
 std::string exchange_reply_line(const std::vector<std::string>& values) {
   return dump_line(nlohmann::json{{"ok", true}, {"values", values}});
 }
@@ -84,6 +88,12 @@ WorkerMessage read_worker_line(std::string_view line) {
     if (payload != parsed.end() && payload->is_string()) {
       message.kind = WorkerMessage::Kind::exchange;
       message.payload = payload->get<std::string>();
+    }
+  } else if (type == "host_all_reduce") {
+    const auto count = parsed.find("count");
+    if (count != parsed.end() && count->is_number_unsigned()) {
+      message.kind = WorkerMessage::Kind::host_all_reduce;
+      message.count = count->get<std::size_t>();
     }
   } else if (type == "result") {
     const auto found = parsed.find("result");

@@ -35,6 +35,9 @@ inline constexpr int kWorkerProtocolFd = 3;
 // The descriptor the worker reads its orchestrator's replies to exchange lines from (under
 // mpirun only).
 inline constexpr int kWorkerReplyFd = 4;
+// Under mpirun: a memory file both the worker and its orchestrator map, for host collectives
+// (the floats of a host-staged all-reduce), so they do not travel through the pipes.
+inline constexpr int kWorkerSharedMemoryFd = 5;
 
 namespace worker_flags {
 inline constexpr const char* kTarget = "--target";

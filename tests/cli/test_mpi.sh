@@ -48,6 +48,14 @@ launch=("$mpirun_bin" --oversubscribe)
 # Open MPI in a container: no ptrace-based single copy between processes.
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 
+check="$(dirname "$suite")/aisp_mpi_job_check"
+if [[ -x $check ]]; then
+  expect "the MPI job: all-gathers small, empty and of 4 MiB, and the host all-reduce" 0 stdout \
+    "mpi job check: ok (2 ranks)" "${launch[@]}" -np 2 "$check"
+else
+  fail "no $check: build target aisp_mpi_job_check"
+fi
+
 expect "mpirun -np 1 runs like a plain start" 0 stdout "1 pair: 1 passed" \
   "${launch[@]}" -np 1 "$suite" bench verify -t ch90:affine --artifacts-dir "$work/one"
 grep -qF "rank 0 of" "$work/stdout" && fail "mpirun -np 1 announced ranks"

@@ -5,6 +5,7 @@
 // rank's result. Ranks are threads here, joined by an in-process all-gather; MPI itself is
 // exercised by tests/cli/test_mpi.sh.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -467,6 +468,106 @@ TEST(WorkerRelay, WorkerRankExchangeReadsItsOrchestratorsReplies) {
   }
   orchestrator.join();
   for (const int fd : {to_orchestrator[0], to_orchestrator[1], to_worker[0], to_worker[1]})
+    close(fd);
+}
+
+TEST(RankSteps, HostAllReduceSumsInRankOrderWhenEveryRankAsksAlike) {
+  std::mutex mutex;
+  std::map<int, std::vector<float>> sums;
+  std::map<int, std::string> mismatch;
+  on_ranks(3, [&](RankExchange& job) {
+    RankSteps steps(job);
+    const float r = static_cast<float>(job.rank());
+    std::vector<float> data{1.0f + r, 0.5f * r, -r};
+    EXPECT_TRUE(read_exchange_reply(steps.host_all_reduce(data.data(), data.size())).ok);
+    // Rank 2 asks for another count: every rank gets an error, none sums.
+    std::vector<float> other(job.rank() == 2 ? 2 : 3, 1.0f);
+    const ExchangeReply refused =
+        read_exchange_reply(steps.host_all_reduce(other.data(), other.size()));
+    EXPECT_FALSE(refused.ok);
+    EXPECT_EQ(other, std::vector<float>(other.size(), 1.0f));
+    std::lock_guard<std::mutex> lock(mutex);
+    sums[job.rank()] = data;
+    mismatch[job.rank()] = refused.error;
+  });
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(sums[r], (std::vector<float>{6.0f, 1.5f, -3.0f})) << "rank " << r;
+    EXPECT_NE(mismatch[r].find("did not ask for a host all-reduce"), std::string::npos)
+        << mismatch[r];
+  }
+}
+
+TEST(WorkerRelay, AHostAllReduceGoesThroughTheSharedMemory) {
+  // A stand-in worker writes one float (0.0) into the shared memory, asks for a host all-reduce
+  // of 1 float, and prints what the memory holds after the reply.
+  const test::ScopedTempDir dir("mpi_relay_shared");
+  const std::string out = std::to_string(kWorkerProtocolFd);
+  const std::string in = std::to_string(kWorkerReplyFd);
+  const std::string shared = std::to_string(kWorkerSharedMemoryFd);
+  const std::string script = "printf '\\000\\000\\000\\000' >&" + shared + "; printf '%s\\n' " +
+                             shell_quote(worker_host_all_reduce_line(1)) + " >&" + out +
+                             "; read -r reply <&" + in + "; echo \"$reply\"; od -An -tf4 " +
+                             "/proc/self/fd/" + shared + " | tr -d ' '";
+  WorkerLaunch launch;
+  launch.argv = {"/bin/sh", "-c", script};
+  launch.log_file = dir.path() / "worker.log";
+  launch.timeout = std::chrono::duration<double>(30);
+  launch.reply_channel = true;
+  WorkerEvents events;
+  std::vector<std::size_t> counts;
+  events.on_host_all_reduce = [&](float* data, std::size_t count) {
+    counts.push_back(count);
+    data[0] += 2.5f;  // the other ranks' share
+    return exchange_reply_line({});
+  };
+  const std::atomic<bool> interrupt{false};
+  const WorkerOutcome outcome = run_worker_process(launch, interrupt, events);
+  EXPECT_EQ(outcome.exit_code, 0);
+  EXPECT_EQ(counts, std::vector<std::size_t>{1});
+  EXPECT_EQ(test::read_file(launch.log_file), exchange_reply_line({}) + "\n2.5\n");
+}
+
+TEST(WorkerRelay, WorkerRankExchangeSumsThroughTheOrchestrator) {
+  int to_orchestrator[2], to_worker[2];
+  ASSERT_EQ(pipe(to_orchestrator), 0);
+  ASSERT_EQ(pipe(to_worker), 0);
+  const int shared = memfd_create("aisp-test-shared", MFD_CLOEXEC);
+  ASSERT_GE(shared, 0);
+  std::thread orchestrator([&] {
+    std::string buffer;
+    char chunk[256];
+    for (bool answered = false; !answered;) {
+      const ssize_t n = read(to_orchestrator[0], chunk, sizeof(chunk));
+      if (n <= 0)
+        break;
+      buffer.append(chunk, static_cast<std::size_t>(n));
+      const std::size_t nl = buffer.find('\n');
+      if (nl == std::string::npos)
+        continue;
+      const WorkerMessage m = read_worker_line(buffer.substr(0, nl));
+      EXPECT_EQ(m.kind, WorkerMessage::Kind::host_all_reduce);
+      void* mapped =
+          mmap(nullptr, m.count * sizeof(float), PROT_READ | PROT_WRITE, MAP_SHARED, shared, 0);
+      ASSERT_NE(mapped, MAP_FAILED);
+      float* data = static_cast<float*>(mapped);
+      for (std::size_t i = 0; i < m.count; ++i)
+        data[i] *= 2;  // two ranks holding the same
+      munmap(mapped, m.count * sizeof(float));
+      const std::string reply = exchange_reply_line({}) + "\n";
+      ASSERT_EQ(write(to_worker[1], reply.data(), reply.size()),
+                static_cast<ssize_t>(reply.size()));
+      answered = true;
+    }
+  });
+  {
+    const WorkerChannel channel(to_orchestrator[1]);
+    WorkerRankExchange ranks(channel, to_worker[0], 0, 2, shared);
+    std::vector<float> data{1.0f, -2.0f, 3.5f};
+    ranks.all_reduce_sum(data.data(), data.size());
+    EXPECT_EQ(data, (std::vector<float>{2.0f, -4.0f, 7.0f}));
+  }
+  orchestrator.join();
+  for (const int fd : {to_orchestrator[0], to_orchestrator[1], to_worker[0], to_worker[1], shared})
     close(fd);
 }
 
