@@ -359,16 +359,20 @@ WorkerLaunch pair_worker_launch(const std::string& self, const PairInfo& pair,
 int run_rank_follower(const RunRequest& request, const std::vector<PairInfo>& pairs,
                       const char* argv0, MpiJob& job, RankSteps& steps, const std::string& run_id,
                       const std::atomic<bool>& interrupt, RunConsole& err) {
-  const std::filesystem::path logs = std::filesystem::absolute(
+  std::filesystem::path logs = std::filesystem::absolute(
       artifacts::run_dir(request.artifacts_dir, run_id) / artifacts::kLogsDir /
       fmt::format("rank{}", job.rank()));
   std::error_code error;
   std::filesystem::create_directories(logs, error);
   if (error) {
-    // Said, and the job goes on: rank 0 still gets a result for every pair (its log missing).
-    err.print(fmt::format("warning: rank {}: cannot create {} ({}); this rank's worker logs are "
-                          "lost\n",
-                          job.rank(), logs.string(), error.message()));
+    // Said, and the job goes on with the logs in the temporary directory: a worker needs a log.
+    const std::filesystem::path wanted = logs;
+    logs = std::filesystem::temp_directory_path() /
+           fmt::format("aisp-{}-rank{}-logs", run_id, job.rank());
+    std::filesystem::create_directories(logs);  // throws, naming it, if even that fails
+    err.print(fmt::format("warning: rank {}: cannot create {} ({}); this rank's worker logs go to "
+                          "{}\n",
+                          job.rank(), wanted.string(), error.message(), logs.string()));
   }
   const std::string self = self_executable(argv0);
   const auto peaks = std::filesystem::absolute(artifacts::peaks_dir(request.artifacts_dir));

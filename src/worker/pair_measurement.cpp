@@ -572,7 +572,8 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
                                 settings);
     result.library = std::move(library.comparison);
   }
-  const std::string key = visible_hardware_key(gpu, ranks);
+  // A one-GPU pair on every rank (AISP_MPI_EVERY_RANK) is judged against one GPU's ceilings.
+  const std::string key = visible_hardware_key(gpu, multi_gpu ? ranks : nullptr);
   std::string no_roofline;
   result.roofline = compute_roofline(workload, result.optimized->stats.median, key,
                                      request.peaks_dir, &no_roofline);
