@@ -45,8 +45,11 @@ if [[ ! -e "$(dirname "$aisp")/libaisp_mpi.so" && -z ${AISP_MPI_MODULE:-} ]]; th
 fi
 launch=("$mpirun_bin" --oversubscribe)
 [[ $(id -u) -eq 0 ]] && launch+=(--allow-run-as-root)
-# Open MPI in a container: no ptrace-based single copy between processes.
+# Open MPI in a container: no ptrace-based single copy between processes; and without ssh or
+# rsh (a CI image installs none) mpirun refuses to start even for local ranks unless its remote
+# agent names something that exists ('false' is never called for ranks on this host).
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
+command -v ssh >/dev/null || command -v rsh >/dev/null || export OMPI_MCA_plm_rsh_agent=false
 
 check="$(dirname "$suite")/aisp_mpi_job_check"
 if [[ -x $check ]]; then
