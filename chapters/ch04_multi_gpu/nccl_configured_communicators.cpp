@@ -57,9 +57,12 @@ void ConfiguredNcclCommunicators::create(int gpus, const NcclCommunicatorConfig&
   ncclUniqueId id;
   AISP_NCCL_CHECK(f.GetUniqueId(&id));
   comms_.assign(static_cast<std::size_t>(gpus), nullptr);
+  // One config per rank, alive until the group ends (NCCL initializes the ranks there).
+  std::vector<ncclConfig_t> configs(static_cast<std::size_t>(gpus));
   AISP_NCCL_CHECK(nccl.GroupStart());
   for (int d = 0; d < gpus; ++d) {
-    ncclConfig_t c = NCCL_CONFIG_INITIALIZER;
+    ncclConfig_t& c = configs[static_cast<std::size_t>(d)];
+    c = NCCL_CONFIG_INITIALIZER;
     if (config.min_ctas > 0)
       c.minCTAs = config.min_ctas;
     if (config.max_ctas > 0)
@@ -67,7 +70,7 @@ void ConfiguredNcclCommunicators::create(int gpus, const NcclCommunicatorConfig&
     if (config.cga_cluster_size >= 0)
       c.cgaClusterSize = config.cga_cluster_size;
     c.commName = "aisp_ch04_configured";
-    const aisp::ScopedDevice on(d);
+    const aisp::ScopedDevice on(d);  // the rank's GPU: NCCL reads the current device here
     AISP_NCCL_CHECK(f.CommInitRankConfig(&comms_[static_cast<std::size_t>(d)], gpus, id, d, &c));
   }
   AISP_NCCL_CHECK(nccl.GroupEnd());
