@@ -9,9 +9,11 @@
 //   qkv = x · W_qkvᵀ,  o = attention(q, K, V),  x += o · W_oᵀ        (bf16, fp32 accumulation)
 // - Prefill (GPU 0), per request: the kPrompt prompt tokens through every layer, causal attention
 //   (chapter 18's flash FA2, K/V repeated per query head); each layer's K and V of every prompt
-//   token form the request's KV cache, [layer][K|V][kv_head][token][dim] (64 MiB).
-// - Handoff: that cache goes into the decode GPU's cache, which has kDecodeSteps more rows per
-//   (layer, K|V, kv_head) for the tokens decode appends: one 2D copy (128 rows of 512 KiB).
+//   token form the request's KV cache, [layer][K|V][kv_head][row][dim] (64 MiB of prompt rows),
+//   written in the decode GPU's layout: kCacheRows rows per head, the last kDecodeSteps left for
+//   the tokens decode appends.
+// - Handoff: that cache into the decode GPU's cache, one contiguous copy of 64.5 MiB (the 16
+//   unwritten rows per head travel too: 0.8% more bytes, one copy instead of 128).
 // - Decode (GPU 1), per request, kDecodeSteps steps of one token: its input embedding is given
 //   (teacher forcing: no sampling is modelled; the last prompt token is step 0's input, so the
 //   prefill covers the prompt before it), and per layer it projects q, k, v, appends k and v to
@@ -25,8 +27,8 @@
 // - host_staged_after_batch (baseline): every prefill, then the whole batch's KV copied GPU 0 ->
 //   pinned host -> GPU 1, then every decode. One GPU works at a time and the KV crosses PCIe twice.
 // - peer_after_batch: the same order, the batch's KV copied GPU 0 -> GPU 1 over NVLink in one
-//   cudaMemcpy2DAsync (isolates what the copy path alone buys).
-// - peer_per_request (optimized): request r's KV goes to GPU 1 (cudaMemcpy2DAsync peer, on a copy
+//   cudaMemcpyPeerAsync (isolates what the copy path alone buys).
+// - peer_per_request (optimized): request r's KV goes to GPU 1 (cudaMemcpyPeerAsync, on a copy
 //   stream) as soon as its prefill ends, and GPU 1 decodes request r while GPU 0 prefills r+1:
 //   events between the GPUs' streams, no host synchronization inside run().
 //
@@ -48,10 +50,11 @@
 // and, in the batch schedules only, prefill_done and kv_on_decode_gpu before them. (The
 // optimized schedule's prefill end is not ordered with its first token on the marks' stream.)
 //
-// Bytes: the KV handed over, kRequests × 64 MiB = 512 MiB (ceiling nvlink_peer; the baseline moves
-// it twice over PCIe). FLOPs: prefill 13.2 TFLOP (projections 11.0, causal attention 2.2) and
-// decode 0.12 TFLOP (ceiling bf16_tensor); the decode reads every weight (671 MB) once per step
-// and request: it is bound by HBM, not by those FLOPs.
+// Bytes: the prompt's KV handed over, kRequests × 64 MiB = 512 MiB (ceiling nvlink_peer; the
+// copies move 0.8% more, the rows decode fills; the baseline moves it twice over PCIe). FLOPs:
+// prefill 13.2 TFLOP (projections 11.0, causal attention 2.2) and decode 0.12 TFLOP (ceiling
+// bf16_tensor); the decode reads every weight (671 MB) once per step and request: it is bound by
+// HBM, not by those FLOPs.
 #pragma once
 
 #include <aisp/aisp.hpp>
@@ -86,7 +89,8 @@ class DisaggregatedInferenceProblem : public aisp::Benchmark {
   static constexpr double kOutWeightBound = 0.5;
   static constexpr std::size_t kCublasWorkspaceBytes = std::size_t{32} << 20;
 
-  // Elements of one request's prefill KV cache (all layers, K and V), and of its decode cache.
+  // Elements of one request's prompt KV (all layers, K and V: the bytes the handoff must move),
+  // and of its cache in the decode layout (kCacheRows rows per head: what is copied).
   static constexpr std::size_t kPrefillKvElements =
       std::size_t{kLayers} * 2 * kKvHeads * kPrompt * kHeadDim;
   static constexpr std::size_t kDecodeKvElements =
@@ -129,7 +133,7 @@ class DisaggregatedInferenceProblem : public aisp::Benchmark {
 
   Handoff handoff_;
   AttentionLayout layout_{kQHeads, kKvHeads, kHeadDim};
-  // GPU 0: inputs, the prefill's scratch and the prefill KV caches of every request.
+  // GPU 0: inputs, the prefill's scratch and every request's KV cache (decode layout).
   aisp::Tensor prompt_embeddings_, prefill_w_qkv_, prefill_w_out_, prompt_hidden_;
   aisp::Tensor prefill_qkv_, q_heads_, k_repeated_, v_repeated_, o_heads_, o_tokens_;
   aisp::Tensor prefill_kv_, prefill_workspace_;

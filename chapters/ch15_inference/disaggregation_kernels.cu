@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(kThreads)
     split_prefill_qkv(const __nv_bfloat16* __restrict__ qkv, __nv_bfloat16* __restrict__ q,
                       __nv_bfloat16* __restrict__ k_rep, __nv_bfloat16* __restrict__ v_rep,
                       __nv_bfloat16* __restrict__ k_cache, __nv_bfloat16* __restrict__ v_cache,
-                      int tokens, AttentionLayout layout) {
+                      int tokens, int cache_rows, AttentionLayout layout) {
   const int pieces_per_row = layout.qkv_width() / kVector;
   const long long piece = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   if (piece >= static_cast<long long>(tokens) * pieces_per_row)
@@ -43,7 +43,8 @@ __global__ void __launch_bounds__(kThreads)
   }
   const bool is_key = head < layout.q_heads + layout.kv_heads;
   const int kv_head = head - layout.q_heads - (is_key ? 0 : layout.kv_heads);
-  store_16((is_key ? k_cache : v_cache) + kv_head * row + offset, value);
+  const long long cache_row = static_cast<long long>(cache_rows) * layout.head_dim;
+  store_16((is_key ? k_cache : v_cache) + kv_head * cache_row + offset, value);
   const int group = layout.q_heads / layout.kv_heads;
   __nv_bfloat16* repeated = is_key ? k_rep : v_rep;
   for (int g = 0; g < group; ++g)
@@ -105,15 +106,18 @@ unsigned blocks_for(long long threads) {
 
 void launch_split_prefill_qkv(const __nv_bfloat16* qkv, __nv_bfloat16* q, __nv_bfloat16* k_rep,
                               __nv_bfloat16* v_rep, __nv_bfloat16* k_cache, __nv_bfloat16* v_cache,
-                              int tokens, const AttentionLayout& layout, cudaStream_t stream) {
+                              int tokens, int cache_rows, const AttentionLayout& layout,
+                              cudaStream_t stream) {
   check_layout(layout, "split_prefill_qkv");
-  if (tokens < 1 || !aligned(qkv) || !aligned(q) || !aligned(k_rep) || !aligned(v_rep) ||
-      !aligned(k_cache) || !aligned(v_cache))
-    throw std::invalid_argument("split_prefill_qkv: needs tokens >= 1 (got " +
-                                std::to_string(tokens) + ") and 16-byte aligned tensors");
+  if (tokens < 1 || cache_rows < tokens || !aligned(qkv) || !aligned(q) || !aligned(k_rep) ||
+      !aligned(v_rep) || !aligned(k_cache) || !aligned(v_cache))
+    throw std::invalid_argument("split_prefill_qkv: needs tokens >= 1 and cache_rows >= tokens "
+                                "(got " +
+                                std::to_string(tokens) + ", " + std::to_string(cache_rows) +
+                                ") and 16-byte aligned tensors");
   const long long pieces = static_cast<long long>(tokens) * layout.qkv_width() / kVector;
-  split_prefill_qkv<<<blocks_for(pieces), kThreads, 0, stream>>>(qkv, q, k_rep, v_rep, k_cache,
-                                                                 v_cache, tokens, layout);
+  split_prefill_qkv<<<blocks_for(pieces), kThreads, 0, stream>>>(
+      qkv, q, k_rep, v_rep, k_cache, v_cache, tokens, cache_rows, layout);
 }
 
 void launch_merge_heads(const __nv_bfloat16* o_heads, __nv_bfloat16* o_tokens, int tokens,

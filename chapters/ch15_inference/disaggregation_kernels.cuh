@@ -25,15 +25,18 @@ struct AttentionLayout {
 };
 
 // A prefill layer's fused projection qkv ([tokens, qkv_width], token-major: Q | K | V) split
-//   q            -> [q_heads, tokens, head_dim]   (flash FA2's Q)
-//   k_rep, v_rep -> [q_heads, tokens, head_dim]   (K/V repeated for each query head of a group:
-//                                                   FA2 takes equal head counts)
-//   k_cache, v_cache -> [kv_heads, tokens, head_dim] (the request's KV cache of this layer, the
-//                                                   bytes handed to the decode GPU)
-// tokens > 0, head_dim a multiple of 8, 16-byte aligned pointers, else std::invalid_argument.
+//   q            -> [q_heads, tokens, head_dim]     (flash FA2's Q)
+//   k_rep, v_rep -> [q_heads, tokens, head_dim]     (K/V repeated for each query head of a
+//                                                     group: FA2 takes equal head counts)
+//   k_cache, v_cache -> [kv_heads, cache_rows, head_dim], rows 0 .. tokens-1 (the request's KV
+//                       cache of this layer in the decode GPU's layout, so that the handoff is
+//                       one contiguous copy; rows tokens .. cache_rows-1 are the decode's)
+// tokens >= 1, cache_rows >= tokens, head_dim a multiple of 8, 16-byte aligned pointers, else
+// std::invalid_argument.
 void launch_split_prefill_qkv(const __nv_bfloat16* qkv, __nv_bfloat16* q, __nv_bfloat16* k_rep,
                               __nv_bfloat16* v_rep, __nv_bfloat16* k_cache, __nv_bfloat16* v_cache,
-                              int tokens, const AttentionLayout& layout, cudaStream_t stream);
+                              int tokens, int cache_rows, const AttentionLayout& layout,
+                              cudaStream_t stream);
 
 // o_heads [q_heads, tokens, head_dim] -> o_tokens [tokens, q_heads·head_dim] (the output
 // projection's input).

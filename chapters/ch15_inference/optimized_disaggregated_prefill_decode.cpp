@@ -1,6 +1,6 @@
 // Optimized: the handoff pipelined per request over NVLink. As soon as request r's prefill ends
-// on GPU 0, its KV cache (64 MiB) goes to GPU 1 by cudaMemcpy2DAsync on GPU 0's copy stream
-// (straight into the decode cache's layout, peer to peer), and GPU 1 decodes request r while
+// on GPU 0, its KV cache (64 MiB) goes to GPU 1 by cudaMemcpyPeerAsync on GPU 0's copy stream
+// (one contiguous block, already in the decode cache's layout), and GPU 1 decodes request r while
 // GPU 0 prefills r + 1. Cross-GPU events order it; the host never waits inside run().
 // Both GPUs then work at once except for the fill (GPU 1 waits for the first prefill and its copy)
 // and the drain (GPU 1 decodes the last request alone): the time tends to the larger of the two
