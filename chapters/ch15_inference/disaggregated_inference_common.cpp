@@ -5,6 +5,8 @@
 
 #include "../ch18_attention/attention_kernels.cuh"
 
+#include <aisp/nccl.hpp>
+
 #include <cublas_v2.h>
 
 #include <cmath>
@@ -174,7 +176,12 @@ void DisaggregatedInferenceProblem::setup(aisp::Context& ctx) {
     const aisp::ScopedDevice on(kDecodeGpu);
     AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream_, cudaStreamNonBlocking));
     decode_blas_ = make_cublas(capture_stream_, decode_workspace_);
+    if (handoff_ == Handoff::nccl_per_request)
+      AISP_CUDA_CHECK(cudaStreamCreateWithFlags(&receive_stream_, cudaStreamNonBlocking));
   }
+  if (handoff_ == Handoff::nccl_per_request)
+    for (int d : {kPrefillGpu, kDecodeGpu})  // throws aisp::Unavailable without NCCL
+      nccl_[static_cast<std::size_t>(d)] = ctx.nccl(d);
   run_start_[0] = make_event(kPrefillGpu);
   run_start_[1] = make_event(kDecodeGpu);
   prefills_done_ = make_event(kPrefillGpu);
@@ -183,6 +190,7 @@ void DisaggregatedInferenceProblem::setup(aisp::Context& ctx) {
   for (int r = 0; r < kRequests; ++r) {
     prefill_done_.push_back(make_event(kPrefillGpu));
     handed_over_.push_back(make_event(kPrefillGpu));
+    received_.push_back(make_event(kDecodeGpu));
     first_token_.push_back(make_event(kDecodeGpu));
     decoded_.push_back(make_event(kDecodeGpu));
   }
@@ -206,7 +214,8 @@ void DisaggregatedInferenceProblem::setup(aisp::Context& ctx) {
     }
     AISP_CUDA_CHECK(cudaStreamSynchronize(capture_stream_));
   }
-  // One whole run: the prefill's kernels load, and the first timed run finds everything warm.
+  // One whole run: the prefill's kernels load, NCCL connects its ranks (nccl_per_request), and
+  // the first timed run finds everything warm.
   run_schedule(ctx);
   for (int d = 0; d < 2; ++d) {
     const aisp::ScopedDevice on(d);
@@ -239,12 +248,13 @@ void DisaggregatedInferenceProblem::release() noexcept {
       const aisp::ScopedDevice on(kDecodeGpu);
       if (decode_blas_)
         cublasDestroy(decode_blas_);
-      if (capture_stream_)
-        cudaStreamDestroy(capture_stream_);
+      for (cudaStream_t s : {capture_stream_, receive_stream_})
+        if (s)
+          cudaStreamDestroy(s);
       for (cudaEvent_t e : {run_start_[1], kv_landed_})
         if (e)
           cudaEventDestroy(e);
-      for (auto* events : {&first_token_, &decoded_})
+      for (auto* events : {&received_, &first_token_, &decoded_})
         for (cudaEvent_t e : *events)
           cudaEventDestroy(e);
     }
@@ -252,11 +262,13 @@ void DisaggregatedInferenceProblem::release() noexcept {
     // Releasing cannot fail usefully; the context's own teardown reports a broken device.
   }
   prefill_blas_ = decode_blas_ = nullptr;
-  prefill_stream_ = copy_stream_ = capture_stream_ = nullptr;
+  prefill_stream_ = copy_stream_ = capture_stream_ = receive_stream_ = nullptr;
+  nccl_ = {};
   run_start_ = {};
   prefills_done_ = copies_done_ = kv_landed_ = nullptr;
   prefill_done_.clear();
   handed_over_.clear();
+  received_.clear();
   first_token_.clear();
   decoded_.clear();
 }
@@ -396,6 +408,33 @@ void DisaggregatedInferenceProblem::enqueue_peer_copy(int first_request, int req
       static_cast<std::size_t>(requests) * kDecodeKvElements * sizeof(bf16), stream));
 }
 
+// Request `request`'s KV by NCCL: ncclSend on GPU 0's copy stream (which waits for the prefill),
+// ncclRecv into the decode cache on GPU 1's receive stream, which also waits for the prefill, so
+// that NCCL's receiving kernel does not start early and spin on GPU 1's SMs while the decode runs.
+// Both ranks from this thread, in one group. received_[request] marks the arrival on GPU 1.
+void DisaggregatedInferenceProblem::enqueue_nccl_handoff(int request) {
+#if AISP_HAVE_NCCL
+  const auto i = static_cast<std::size_t>(request);
+  {
+    const aisp::ScopedDevice on(kDecodeGpu);
+    AISP_CUDA_CHECK(cudaStreamWaitEvent(receive_stream_, prefill_done_[i], 0));
+  }
+  const aisp::NcclFunctions& nccl = aisp::nccl_functions();
+  AISP_NCCL_CHECK(nccl.GroupStart());
+  AISP_NCCL_CHECK(nccl.Send(prefill_kv(request), kDecodeKvElements, ncclBfloat16, kDecodeGpu,
+                            nccl_[kPrefillGpu], copy_stream_));
+  AISP_NCCL_CHECK(nccl.Recv(decode_kv(request, 0, 0), kDecodeKvElements, ncclBfloat16, kPrefillGpu,
+                            nccl_[kDecodeGpu], receive_stream_));
+  AISP_NCCL_CHECK(nccl.GroupEnd());
+  const aisp::ScopedDevice on(kDecodeGpu);
+  AISP_CUDA_CHECK(cudaEventRecord(received_[i], receive_stream_));
+#else
+  static_cast<void>(request);
+  throw std::logic_error("nccl_per_request without NCCL: setup() should have thrown "
+                         "aisp::Unavailable");
+#endif
+}
+
 // The schedule of handoff_ (disaggregated_inference_common.hpp). Streams: GPU 0's prefill and
 // copy streams (created here), GPU 1's run stream (ctx.stream(1)) for the decode graphs, and GPU
 // 0's run stream (ctx.stream(0)), which only waits for events and marks, then joins everything
@@ -414,14 +453,23 @@ void DisaggregatedInferenceProblem::run_schedule(aisp::Context& ctx) {
   // The copies write GPU 1's caches: after GPU 1's stream has reached this run().
   AISP_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, run_start_[0], 0));
   AISP_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, run_start_[1], 0));
+  if (receive_stream_ != nullptr) {
+    const aisp::ScopedDevice on(kDecodeGpu);
+    AISP_CUDA_CHECK(cudaStreamWaitEvent(receive_stream_, run_start_[1], 0));
+  }
 
-  const bool per_request = handoff_ == Handoff::peer_per_request;
+  const bool nccl = handoff_ == Handoff::nccl_per_request;
+  const bool per_request = handoff_ == Handoff::peer_per_request || nccl;
   for (int r = 0; r < kRequests; ++r) {
     const auto i = static_cast<std::size_t>(r);
     enqueue_prefill(r, prefill_stream_);
-    if (per_request) {
-      AISP_CUDA_CHECK(cudaEventRecord(prefill_done_[i], prefill_stream_));
-      AISP_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, prefill_done_[i], 0));
+    if (!per_request)
+      continue;
+    AISP_CUDA_CHECK(cudaEventRecord(prefill_done_[i], prefill_stream_));
+    AISP_CUDA_CHECK(cudaStreamWaitEvent(copy_stream_, prefill_done_[i], 0));
+    if (nccl) {
+      enqueue_nccl_handoff(r);
+    } else {
       enqueue_peer_copy(r, 1, copy_stream_);
       AISP_CUDA_CHECK(cudaEventRecord(handed_over_[i], copy_stream_));
     }
@@ -453,7 +501,7 @@ void DisaggregatedInferenceProblem::run_schedule(aisp::Context& ctx) {
     for (int r = 0; r < kRequests; ++r) {
       const auto i = static_cast<std::size_t>(r);
       if (per_request)
-        AISP_CUDA_CHECK(cudaStreamWaitEvent(decode, handed_over_[i], 0));
+        AISP_CUDA_CHECK(cudaStreamWaitEvent(decode, nccl ? received_[i] : handed_over_[i], 0));
       else if (r == 0 && handoff_ == Handoff::peer_after_batch)
         AISP_CUDA_CHECK(cudaStreamWaitEvent(decode, batch_landed, 0));
       decode_graphs_[i].first_step.launch(decode);

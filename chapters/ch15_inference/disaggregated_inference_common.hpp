@@ -31,6 +31,9 @@
 // - peer_per_request (optimized): request r's KV goes to GPU 1 (cudaMemcpyPeerAsync, on a copy
 //   stream) as soon as its prefill ends, and GPU 1 decodes request r while GPU 0 prefills r+1:
 //   events between the GPUs' streams, no host synchronization inside run().
+// - nccl_per_request: the same pipeline with each handoff an ncclSend (GPU 0) / ncclRecv (GPU 1)
+//   pair on the harness's communicator instead of the copy engines: NCCL's kernels move the bytes
+//   on SMs of both GPUs, beside the prefill and the decode.
 //
 // Outputs: `prompt_hidden` (GPU 0, [requests, prompt, d_model]: the prefill's residual stream
 // after the last layer, proof of the whole prefill chain), `decode_kv_cache` (GPU 1, every
@@ -96,7 +99,12 @@ class DisaggregatedInferenceProblem : public aisp::Benchmark {
   static constexpr std::size_t kDecodeKvElements =
       std::size_t{kLayers} * 2 * kKvHeads * kCacheRows * kHeadDim;
 
-  enum class Handoff { host_staged_after_batch, peer_after_batch, peer_per_request };
+  enum class Handoff {
+    host_staged_after_batch,
+    peer_after_batch,
+    peer_per_request,
+    nccl_per_request
+  };
 
   ~DisaggregatedInferenceProblem() override;
   DisaggregatedInferenceProblem(const DisaggregatedInferenceProblem&) = delete;
@@ -126,6 +134,7 @@ class DisaggregatedInferenceProblem : public aisp::Benchmark {
   void enqueue_prefill(int request, cudaStream_t stream);
   void enqueue_decode_steps(int request, int first_step, int end_step, cudaStream_t stream);
   void enqueue_peer_copy(int first_request, int requests, cudaStream_t stream);
+  void enqueue_nccl_handoff(int request);
   void release() noexcept;
 
   const __nv_bfloat16* prefill_kv(int request) const;
@@ -147,14 +156,16 @@ class DisaggregatedInferenceProblem : public aisp::Benchmark {
   cudaStream_t prefill_stream_ = nullptr;  // GPU 0
   cudaStream_t copy_stream_ = nullptr;     // GPU 0: the handoff copies (peer, or to the host)
   cudaStream_t capture_stream_ = nullptr;  // GPU 1, setup only
+  cudaStream_t receive_stream_ = nullptr;  // GPU 1: the ncclRecv of nccl_per_request
+  std::array<ncclComm*, 2> nccl_{};        // nccl_per_request: ctx.nccl(0), ctx.nccl(1)
   cublasContext* prefill_blas_ = nullptr;  // GPU 0, on prefill_stream_
   cublasContext* decode_blas_ = nullptr;   // GPU 1, on capture_stream_ (captured into graphs)
   std::vector<DecodeGraphs> decode_graphs_;
   // Events. GPU 0: run_start_[0], prefill_done_[r], handed_over_[r] (copy stream),
   // copies_done_, prefills_done_. GPU 1: run_start_[1], kv_landed_ (host-staged: after the
-  // upload on GPU 1's stream), first_token_[r], decoded_[r].
+  // upload on GPU 1's stream), received_[r] (nccl_per_request), first_token_[r], decoded_[r].
   std::array<cudaEvent_t, 2> run_start_{};
-  std::vector<cudaEvent_t> prefill_done_, handed_over_, first_token_, decoded_;
+  std::vector<cudaEvent_t> prefill_done_, handed_over_, received_, first_token_, decoded_;
   cudaEvent_t prefills_done_ = nullptr, copies_done_ = nullptr, kv_landed_ = nullptr;
 };
 

@@ -58,7 +58,7 @@ expect "bench audit: ch02's pairs are complete" 0 stdout "2 pairs: 2 complete, 0
   "$aisp" bench audit -t ch02
 expect "bench audit: ch04's pairs are complete" 0 stdout "19 pairs: 19 complete, 0 incomplete" \
   "$aisp" bench audit -t ch04
-expect "bench audit: ch15's pairs are complete" 0 stdout "2 pairs: 2 complete, 0 incomplete" \
+expect "bench audit: ch15's pairs are complete" 0 stdout "3 pairs: 3 complete, 0 incomplete" \
   "$aisp" bench audit -t ch15
 expect "bench audit: ch04 declares NCCL as its library reference" 0 stdout \
   "library reference: NCCL" "$aisp" bench audit -t ch04
