@@ -26,6 +26,13 @@ class NcclConfiguredAllReduce : public AllReduceProblem<kBytesPerGpu> {
   explicit NcclConfiguredAllReduce(NcclCommunicatorConfig config) : config_(config) {}
 
   void setup(aisp::Context& ctx) override {
+    // The communicators are built over this process's GPUs (ncclGetUniqueId and every rank's
+    // ncclCommInitRankConfig here): one process driving every GPU of the all-reduce.
+    if (ctx.device_count() < 2)
+      throw aisp::Unavailable("the configured-communicator all-reduce creates one NCCL rank per "
+                              "GPU of this process and needs at least 2 of them in one process; "
+                              "this process has " +
+                              std::to_string(ctx.device_count()));
     Problem::setup(ctx);
     comms_.create(this->gpus(), config_);
     // NCCL connects its ranks on the first collective: here, not in a timed run().
