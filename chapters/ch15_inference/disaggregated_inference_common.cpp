@@ -78,6 +78,8 @@ aisp::Signature DisaggregatedInferenceProblem::signature() const {
 aisp::Requirements DisaggregatedInferenceProblem::requirements() const {
   aisp::Requirements r;
   r.min_gpus = 2;
+  r.needs_one_process = "the KV cache is handed over by peer copies and NCCL send/recv between "
+                        "the two GPUs of one process, and events order the two GPUs' streams";
   r.min_compute_capability = 80;  // mma.sync bf16 in chapter 18's kernels
   return r;
 }
