@@ -9,6 +9,9 @@ install(TARGETS aisp aisp_main EXPORT aispTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS aisp_suite RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET aisp_mpi_module)  # where run/mpi_job.cpp looks: <prefix>/lib/aisp/libaisp_mpi.so
+  install(TARGETS aisp_mpi_module LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/aisp)
+endif()
 install(EXPORT aispTargets NAMESPACE aisp:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/aisp)
 configure_package_config_file(cmake/aispConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/aispConfig.cmake

@@ -6,8 +6,10 @@
 # cuda-toolkit-13-0 package or runfile installs it there); this script says so if it is missing.
 set -euo pipefail
 
+# libopenmpi-dev and openmpi-bin: the optional MPI module (docs/multi-gpu.md, "Several hosts") is
+# built and tests/cli/test_mpi.sh runs `mpirun -np 2` on the CPU.
 packages=(cmake ninja-build g++ git python3 libcli11-dev nlohmann-json3-dev libfmt-dev
-          libgtest-dev)
+          libgtest-dev libopenmpi-dev openmpi-bin)
 if [ "${AISP_WITH_BROWSER:-0}" = 1 ]; then packages+=(chromium); fi
 
 missing=()

@@ -31,6 +31,10 @@ class PeerCopyProblem : public aisp::Benchmark {
   aisp::Requirements requirements() const override {
     aisp::Requirements r;
     r.min_gpus = 2;
+    // Its subject is GPU-to-GPU copying inside one process (peer copies, peer stores, a staging
+    // buffer both GPUs reach): nothing to run rank by rank under mpirun.
+    r.needs_one_process = "peer copies, peer stores and a host staging buffer both GPUs reach, "
+                          "between two GPUs of one process";
     return r;
   }
 

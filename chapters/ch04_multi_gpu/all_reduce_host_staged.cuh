@@ -4,6 +4,12 @@
 // library does this; so do the reference system's "all-reduces" (SEED-MAP, wave H). Each byte
 // crosses PCIe twice and the GPUs idle while the host adds: bounded by the pinned transfer and
 // host memory bandwidths, not by NVLink.
+// Under mpirun (one GPU per process, docs/multi-gpu.md) the GPUs' buffers are in other processes:
+// each rank stages its own, and the host sum is the harness's host all-reduce over the ranks
+// (aisp/host_collective.hpp: the floats go to the orchestrator through shared memory, the
+// orchestrators sum them with MPI_Allreduce), in rank order, so two ranks add a + b as one process
+// does. The same staging, a different host sum: what a host-staged all-reduce across processes
+// (Gloo, MPI on CPU buffers) does.
 // Bytes: the problem's (kBytes per GPU); the host reads G x kBytes and writes kBytes more.
 #pragma once
 
@@ -11,6 +17,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <aisp/host_collective.hpp>
 
 #include "all_reduce_common.cuh"
 
@@ -45,6 +53,8 @@ class HostStagedAllReduce : public AllReduceProblem<kBytesPerGpu> {
     }
     for (int d = 0; d < gpus; ++d) AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream(d)));
     add_on_host();
+    if (aisp::ranks_in_other_processes(ctx))  // mpirun: the other ranks' gradients
+      aisp::host_all_reduce_sum(ctx, sum_.as<float>(), Problem::kCount);
     for (int d = 0; d < gpus; ++d) {
       const aisp::ScopedDevice on(d);
       AISP_CUDA_CHECK(cudaMemcpyAsync(this->reduced(d).data(), sum_.data(), Problem::kBytes,

@@ -28,6 +28,8 @@ aisp::Signature AllReduceRmsNormProblem::signature() const {
 aisp::Requirements AllReduceRmsNormProblem::requirements() const {
   aisp::Requirements r;
   r.min_gpus = 2;
+  r.needs_one_process = "the one-shot variant stores into the peers' memory through peer "
+                        "pointers, and the float64 reference reads every GPU's inputs";
   return r;
 }
 

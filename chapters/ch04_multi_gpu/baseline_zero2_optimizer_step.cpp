@@ -36,12 +36,12 @@ class AllReduceThenFullAdam : public Zero2OptimizerProblem {
   void run(aisp::Context& ctx) override {
     all_reduce_gradients(ctx, sums_);
     ctx.mark("gradient_summed");  // on GPU 0's stream: the collective's end there
-    const AdamHyperparameters hyper = hyperparameters(gpus());
+    const AdamHyperparameters hyper = hyperparameters(ranks());
     const std::size_t s = shard();
     for (int d = 0; d < gpus(); ++d) {
       const aisp::ScopedDevice on(d);
       const auto g = static_cast<std::size_t>(d);
-      const std::size_t own = static_cast<std::size_t>(d) * s;
+      const std::size_t own = static_cast<std::size_t>(rank_of(d)) * s;  // GPU d's shard
       // [begin, end) of the parameters, moments written to m_out/v_out at `out_offset`.
       auto step = [&](std::size_t begin, std::size_t end, float* m_out, float* v_out,
                       std::size_t out_offset) {

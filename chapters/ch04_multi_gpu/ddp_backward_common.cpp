@@ -26,8 +26,8 @@ aisp::Signature DdpBackwardProblem::signature() const {
   s.set("layers", kLayers).set("d_model", kDim).set("tokens_per_gpu", kTokens);
   s.set("dtype", aisp::DType::bf16).set("accumulate", aisp::DType::f32);
   s.set("gradient_bytes_per_gpu", kGradientBytes * kLayers);
-  if (gpus_ > 0)
-    s.set("gpus", gpus_);  // known once setup has seen the run's GPUs
+  if (ranks_ > 0)
+    s.set("gpus", ranks_);  // known once setup has seen the run's GPUs (every rank's, mpirun)
   return s;
 }
 
@@ -39,7 +39,8 @@ aisp::Requirements DdpBackwardProblem::requirements() const {
 
 void DdpBackwardProblem::setup(aisp::Context& ctx) {
   release();
-  gpus_ = ctx.device_count();
+  gpus_ = ctx.device_count();  // this process's GPUs: all of them, or its rank's under mpirun
+  ranks_ = ctx.rank_count();   // the GPUs that share the all-reduces
   // First, so a machine without NCCL skips the pair (aisp::Unavailable) before filling 1 GB.
   for (int d = 0; d < gpus_; ++d)
     comms_.push_back(ctx.nccl(d));
@@ -129,10 +130,10 @@ std::vector<aisp::Tensor> DdpBackwardProblem::outputs() const {
 // A per-GPU gradient element is a sum of 4096 products of unit-scale values (standard deviation
 // about 21): 100 bounds it with room, hence atol (G-1)·G·100/256 and rtol (G-1)/128.
 std::optional<aisp::Tolerance> DdpBackwardProblem::tolerance() const {
-  if (gpus_ <= 2)
+  if (ranks_ <= 2)
     return std::nullopt;
-  const double roundings = gpus_ - 1;
-  return aisp::Tolerance{roundings / 128.0, roundings * gpus_ * 100.0 / 256.0,
+  const double roundings = ranks_ - 1;
+  return aisp::Tolerance{roundings / 128.0, roundings * ranks_ * 100.0 / 256.0,
                          "more than 2 GPUs: bucketed and per-tensor all-reduces chunk the "
                          "gradients differently, so NCCL may add an element's G terms in "
                          "another order, each partial sum rounded to bf16 (2^-8 relative): G-1 "

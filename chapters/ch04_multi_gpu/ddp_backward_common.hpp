@@ -86,7 +86,8 @@ class DdpBackwardProblem : public aisp::Benchmark {
  private:
   void release() noexcept;
 
-  int gpus_ = 0;
+  int gpus_ = 0;   // this process's GPUs (ctx.device_count())
+  int ranks_ = 0;  // every GPU of the all-reduce (ctx.rank_count(): more under mpirun)
   std::vector<cudaStream_t> streams_;  // ctx.stream(d)
   std::vector<aisp::Tensor> activations_, output_grads_, weights_, grads_, input_grads_, chain_,
       workspaces_;

@@ -40,6 +40,9 @@ aisp::Signature MoeAllToAllProblem::signature() const {
 aisp::Requirements MoeAllToAllProblem::requirements() const {
   aisp::Requirements r;
   r.min_gpus = 2;
+  r.needs_one_process = "the send/recv baseline pairs every GPU's sends and receives from all "
+                        "GPUs' routing counts read on the host, and the float64 reference reads "
+                        "every GPU's tokens and logits";
   return r;
 }
 

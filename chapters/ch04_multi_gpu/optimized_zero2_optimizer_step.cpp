@@ -31,11 +31,11 @@ class ReduceScatterShardAdamAllGather : public Zero2OptimizerProblem {
   void run(aisp::Context& ctx) override {
     reduce_scatter_gradients(ctx, shard_sums_);
     ctx.mark("gradient_summed");  // on GPU 0's stream: the collective's end there
-    const AdamHyperparameters hyper = hyperparameters(gpus());
+    const AdamHyperparameters hyper = hyperparameters(ranks());
     for (int d = 0; d < gpus(); ++d) {
       const aisp::ScopedDevice on(d);
       AdamOperands x;
-      const std::size_t own = static_cast<std::size_t>(d) * shard();  // GPU d's shard
+      const std::size_t own = static_cast<std::size_t>(rank_of(d)) * shard();  // GPU d's shard
       x.params = params(d).as<const float>() + own;
       x.gradient_sum = shard_sums_[static_cast<std::size_t>(d)].as<const float>();
       x.m = m(d).as<const float>() + own;

@@ -43,6 +43,8 @@ aisp::Signature PipelineMlpProblem::signature() const {
 aisp::Requirements PipelineMlpProblem::requirements() const {
   aisp::Requirements r;
   r.min_gpus = kStages;
+  r.needs_one_process = "the stages hand activations and gradients over by peer copies and wait "
+                        "on each other's CUDA events";
   return r;
 }
 

@@ -37,6 +37,7 @@ aisp::Signature TensorParallelMlpProblem::signature() const {
 aisp::Requirements TensorParallelMlpProblem::requirements() const {
   aisp::Requirements r;
   r.min_gpus = 2;
+  r.needs_one_process = "its float64 reference reads every GPU's tokens and weight slices";
   return r;
 }
 

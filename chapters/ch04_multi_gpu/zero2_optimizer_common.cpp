@@ -25,8 +25,8 @@ aisp::Signature Zero2OptimizerProblem::signature() const {
   aisp::Signature s;
   s.set("params", kParams).set("dtype", aisp::DType::f32).set("optimizer", "adamw");
   s.set("step", kStep);
-  if (gpus_ > 0)
-    s.set("gpus", gpus_);  // known once setup has seen the run's GPUs
+  if (ranks_ > 0)
+    s.set("gpus", ranks_);  // known once setup has seen the run's GPUs (every rank's, mpirun)
   return s;
 }
 
@@ -50,10 +50,13 @@ AdamHyperparameters Zero2OptimizerProblem::hyperparameters(int gpus) {
 
 void Zero2OptimizerProblem::setup(aisp::Context& ctx) {
   gpus_ = ctx.device_count();
-  if (gpus_ < 1 || kParams % (4 * static_cast<std::size_t>(gpus_)) != 0)
+  ranks_ = ctx.rank_count();
+  rank_of_.clear();
+  for (int d = 0; d < gpus_; ++d) rank_of_.push_back(ctx.rank(d));
+  if (ranks_ < 1 || kParams % (4 * static_cast<std::size_t>(ranks_)) != 0)
     throw aisp::Unavailable("zero2_optimizer_step shards 2^26 parameters in whole float4s, so "
                             "the GPU count must divide 2^24; this run has " +
-                            std::to_string(gpus_) + " GPUs: give a power of two with --gpus");
+                            std::to_string(ranks_) + " GPUs: give a power of two with --gpus");
   comms_.clear();
   for (int d = 0; d < gpus_; ++d)
     comms_.push_back(ctx.nccl(d));  // Unavailable without NCCL
@@ -72,21 +75,49 @@ void Zero2OptimizerProblem::setup(aisp::Context& ctx) {
     v_out_.push_back(per_gpu_tensor(ctx, "adam_v_out", d, s, aisp::Role::output, aisp::DType::f32));
     ctx.fill_uniform(grads_.back());  // each GPU its own gradient
   }
-  // One state, replicated: GPU 0's filled, copied to the others (a refresh of the inputs re-runs
+  // One state, replicated: rank 0's filled, copied to the others (a refresh of the inputs re-runs
   // setup, so the copies follow; the harness cannot change copies element by element, and says
   // so when it skips those changes).
-  ctx.fill_uniform(params_[0]);
-  ctx.fill_uniform(m_[0], -0.1, 0.1);
-  ctx.fill_uniform(v_[0], 0.0, 0.01);  // a second moment: never negative
-  for (int d = 1; d < gpus_; ++d) {
-    const aisp::ScopedDevice on(d);
-    for (const auto* replicas : {&params_, &m_, &v_}) {
-      const aisp::Tensor& source = (*replicas)[0];
-      AISP_CUDA_CHECK(cudaMemcpyPeerAsync(at(*replicas, d).data(), d, source.data(), 0,
-                                          source.bytes(), ctx.stream(d)));
-    }
-    AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream(d)));
+  if (rank_of(0) == 0) {
+    ctx.fill_uniform(params_[0]);
+    ctx.fill_uniform(m_[0], -0.1, 0.1);
+    ctx.fill_uniform(v_[0], 0.0, 0.01);  // a second moment: never negative
   }
+  replicate_rank_zero_state(ctx);
+}
+
+void Zero2OptimizerProblem::replicate_rank_zero_state(aisp::Context& ctx) {
+  if (ranks_ == gpus_) {  // one process: GPU 0 is rank 0
+    for (int d = 1; d < gpus_; ++d) {
+      const aisp::ScopedDevice on(d);
+      for (const auto* replicas : {&params_, &m_, &v_}) {
+        const aisp::Tensor& source = (*replicas)[0];
+        AISP_CUDA_CHECK(cudaMemcpyPeerAsync(at(*replicas, d).data(), d, source.data(), 0,
+                                            source.bytes(), ctx.stream(d)));
+      }
+      AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream(d)));
+    }
+    return;
+  }
+#if AISP_HAVE_NCCL
+  // mpirun: one GPU here (local 0). Every rank but 0 contributes zeros to an in-place sum.
+  if (rank_of(0) != 0)
+    for (const auto* replicas : {&params_, &m_, &v_})
+      AISP_CUDA_CHECK(cudaMemsetAsync(at(*replicas, 0).data(), 0, at(*replicas, 0).bytes(),
+                                      ctx.stream(0)));
+  const aisp::NcclFunctions& nccl = aisp::nccl_functions();
+  AISP_NCCL_CHECK(nccl.GroupStart());
+  for (const auto* replicas : {&params_, &m_, &v_}) {
+    float* state = at(*replicas, 0).as<float>();
+    AISP_NCCL_CHECK(nccl.AllReduce(state, state, kParams, ncclFloat32, ncclSum, comms_[0],
+                                   ctx.stream(0)));
+  }
+  AISP_NCCL_CHECK(nccl.GroupEnd());
+  AISP_CUDA_CHECK(cudaStreamSynchronize(ctx.stream(0)));
+#else
+  static_cast<void>(ctx);
+  throw_without_nccl();
+#endif
 }
 
 std::vector<aisp::Tensor> Zero2OptimizerProblem::outputs() const {
@@ -105,9 +136,9 @@ std::vector<aisp::Tensor> Zero2OptimizerProblem::outputs() const {
 // most for gradients in [-1, 1) even where v̂ is small (atol 1e-4 leaves room for the wider
 // inputs verification also tries). Not yet run on more than 2 GPUs.
 std::optional<aisp::Tolerance> Zero2OptimizerProblem::tolerance() const {
-  if (gpus_ <= 2)
+  if (ranks_ <= 2)
     return std::nullopt;
-  return aisp::Tolerance{1e-5 * gpus_, 1e-4,
+  return aisp::Tolerance{1e-5 * ranks_, 1e-4,
                          "more than 2 GPUs: all-reduce and reduce-scatter may add an element's "
                          "G gradients in another order, G-1 fp32 roundings of partial sums; the "
                          "moments follow the gradient linearly, the parameters by lr·Δm/sqrt(v)"};
@@ -160,7 +191,8 @@ void Zero2OptimizerProblem::all_gather_params(aisp::Context& ctx) const {
   AISP_NCCL_CHECK(nccl.GroupStart());
   for (int d = 0; d < gpus_; ++d) {
     float* all = params_out(d).as<float>();
-    AISP_NCCL_CHECK(nccl.AllGather(all + static_cast<std::size_t>(d) * shard(), all, shard(),
+    AISP_NCCL_CHECK(nccl.AllGather(all + static_cast<std::size_t>(rank_of(d)) * shard(), all,
+                                   shard(),
                                    ncclFloat32, comms_[static_cast<std::size_t>(d)],
                                    ctx.stream(d)));
   }

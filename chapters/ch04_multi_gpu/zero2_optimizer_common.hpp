@@ -46,8 +46,13 @@ class Zero2OptimizerProblem : public aisp::Benchmark {
   aisp::Workload workload() const override;
 
  protected:
+  // This process's GPUs (ctx.device_count(): every GPU in one process, its rank's one under
+  // mpirun), and every GPU of the step (ctx.rank_count()): the shards are of the ranks.
   int gpus() const { return gpus_; }
-  std::size_t shard() const { return kParams / static_cast<std::size_t>(gpus_); }
+  int ranks() const { return ranks_; }
+  // Local GPU d's rank: its shard is [rank_of(d)·shard(), (rank_of(d) + 1)·shard()).
+  int rank_of(int d) const { return rank_of_[static_cast<std::size_t>(d)]; }
+  std::size_t shard() const { return kParams / static_cast<std::size_t>(ranks_); }
   static AdamHyperparameters hyperparameters(int gpus);
   const aisp::Tensor& grad(int d) const { return at(grads_, d); }
   // GPU d's replica of the state, all kParams elements.
@@ -72,7 +77,13 @@ class Zero2OptimizerProblem : public aisp::Benchmark {
     return v[static_cast<std::size_t>(d)];
   }
 
+  // Rank 0's state on every GPU: copied peer to peer in one process; under mpirun an in-place
+  // all-reduce in which every other rank adds zeros (exact: x + 0 = x).
+  void replicate_rank_zero_state(aisp::Context& ctx);
+
   int gpus_ = 0;
+  int ranks_ = 0;
+  std::vector<int> rank_of_;
   std::vector<ncclComm*> comms_;
   std::vector<aisp::Tensor> grads_, params_, m_, v_, params_out_, m_out_, v_out_;
 };

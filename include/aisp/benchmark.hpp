@@ -97,6 +97,11 @@ struct Requirements {
   std::vector<Feature> features;
   int min_gpus = 1;
   std::size_t min_free_device_bytes = 0;
+  // Non-empty: this variant drives every GPU of its run from one process (peer pointers, peer
+  // copies, events across GPUs, a host-staged step that adds every GPU's buffer), and says so
+  // here. Under `mpirun` (one process and one GPU per rank, docs/multi-gpu.md) its pair is then
+  // skipped with this as the reason; in one process it changes nothing.
+  std::string needs_one_process;
 
   static Requirements cpu() { Requirements r; r.cpu_only = true; r.min_gpus = 0; return r; }
 };

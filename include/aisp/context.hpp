@@ -41,6 +41,15 @@ class Context {
   // timer records events on every one of them: work of run() on another GPU goes on its stream,
   // and the sample is the slowest device's time. Throws std::out_of_range outside the run's GPUs.
   cudaStream_t stream(int device) const;
+  // The job's ranks (docs/multi-gpu.md, "Several hosts"). In one process the run's GPUs are its
+  // ranks: rank(d) == d and rank_count() == device_count(). Under `mpirun` each process drives
+  // one local GPU (device_count() == 1) and is one rank of rank_count(): rank(0) is its global
+  // rank, and ctx.nccl(0) is that rank of a communicator over every process. A multi-GPU pair
+  // written against these runs either way: name per-GPU inputs by rank(d) (each GPU's data then
+  // is the same in both), size shards by rank_count(). rank_count() is 0 for CPU-only variants;
+  // rank() throws std::out_of_range outside the run's GPUs, as stream() does.
+  int rank(int device) const;
+  int rank_count() const;
   // Whether `device` can load and store `peer`'s memory directly (NVLink or PCIe peer access).
   // The harness enables peer access between every two GPUs of the run where this is true.
   bool peer_access(int device, int peer) const;
@@ -74,8 +83,9 @@ class Context {
   cublasContext* cublas();
 
   // The harness's NCCL communicator of GPU `device`: one rank per GPU of the run, in one process
-  // (ncclCommInitAll over devices 0 .. device_count() - 1), created on first use and destroyed
-  // after teardown. Its collectives go on stream(device), inside ncclGroupStart/ncclGroupEnd when
+  // (ncclCommInitAll over devices 0 .. device_count() - 1), or under `mpirun` rank(0) of
+  // rank_count() processes (ncclCommInitRank, its ncclUniqueId passed on by the launcher's
+  // processes), created on first use and destroyed after teardown. Its collectives go on stream(device), inside ncclGroupStart/ncclGroupEnd when
   // one thread drives several ranks. Throws aisp::Unavailable (a skip with the reason) when this
   // build has no nccl.h or libnccl.so.2 cannot be loaded; aisp/nccl.hpp has the functions.
   ncclComm* nccl(int device);

@@ -230,6 +230,9 @@ struct PairResult {
   double bytes = 0, flops = 0, launches = 0;
   std::vector<std::pair<std::string, double>> counters_per_run;
   int gpus = 0;  // GPUs a multi-GPU pair ran on (docs/multi-gpu.md); 0 for every other pair
+  // Processes it ran over under `mpirun`, one GPU each (docs/multi-gpu.md, "Several hosts"): its
+  // samples are the slowest rank's, its checks every rank's. 0 for a run in one process.
+  int ranks = 0;
   std::optional<VariantMeasurement> baseline, optimized;
   std::optional<Speedup> speedup;
   std::optional<Roofline> roofline;           // of the optimized variant

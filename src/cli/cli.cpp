@@ -379,6 +379,9 @@ struct WorkerFlags {
   bool verify_only = false;
   std::string peaks_dir = artifacts::default_peaks_dir().string();
   std::string profile_variant;  // the Nsight Compute pass (profile/profile_worker.hpp)
+  int rank = 0;                 // under mpirun: this rank, the job's size, the reply descriptor
+  int rank_count = 0;
+  int reply_fd = -1;
 
   void add_to(CLI::App& app) {
     // An empty group hides it from --help: the orchestrator starts one of these per pair.
@@ -390,6 +393,9 @@ struct WorkerFlags {
     command->add_flag(worker_flags::kVerifyOnly, verify_only);
     command->add_option(worker_flags::kPeaksDir, peaks_dir);
     command->add_option(worker_flags::kProfileVariant, profile_variant);
+    command->add_option(worker_flags::kRank, rank);
+    command->add_option(worker_flags::kRankCount, rank_count);
+    command->add_option(worker_flags::kReplyFd, reply_fd);
   }
 
   // The request, checked: throws UsageError naming the flag that is wrong.
@@ -416,6 +422,16 @@ struct WorkerFlags {
       throw UsageError(std::string(worker_flags::kProfileVariant) + " " + profile_variant +
                        ": must be baseline or optimized");
     }
+    if (rank_count > 1 && (rank < 0 || rank >= rank_count || reply_fd < 0 ||
+                           !profile_variant.empty())) {
+      throw UsageError(std::string(worker_flags::kRank) + " " + std::to_string(rank) + " " +
+                       worker_flags::kRankCount + " " + std::to_string(rank_count) + " " +
+                       worker_flags::kReplyFd + " " + std::to_string(reply_fd) +
+                       ": a rank below the count and an open reply descriptor, from the "
+                       "orchestrator (never with --profile-variant)");
+    }
+    request.rank = rank_count > 1 ? rank : 0;
+    request.rank_count = rank_count > 1 ? rank_count : 0;
     request.target = target;
     request.verify_only = verify_only;
     request.peaks_dir = peaks_dir;
@@ -425,7 +441,7 @@ struct WorkerFlags {
 
   int run() const {
     const WorkerRequest checked = request();
-    return checked.profile_variant.empty() ? run_worker(checked, out_fd)
+    return checked.profile_variant.empty() ? run_worker(checked, out_fd, reply_fd)
                                            : run_profile_worker(checked, out_fd);
   }
 };

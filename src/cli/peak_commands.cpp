@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.hpp"
+#include "core/launcher_ranks.hpp"
 #include "peak/peak_runner.hpp"
 #include "peak/theoretical_peaks.hpp"
 #include "results/artifacts_layout.hpp"
@@ -115,6 +116,19 @@ std::optional<int> PeakCommands::run_if_parsed() {
       }
     }
     options.figures = peak_figures_;
+    // Under mpirun every rank would measure the same GPU at once and write the same file.
+    std::optional<LauncherRanks> launcher;
+    try {
+      launcher = detect_launcher_ranks();
+    } catch (const LauncherEnvironmentError&) {
+      launcher = LauncherRanks{};  // a launcher's variables, damaged: refused all the same
+    }
+    if (launcher) {
+      std::cerr << "error: bench peak under mpirun (several ranks): the ranks would measure one "
+                   "GPU at once and write one peaks file; run `aisp bench peak` once, without "
+                   "mpirun (its multi-GPU figures use every visible GPU)\n";
+      return kExitUsage;
+    }
     return run_bench_peak(options, std::cout, std::cerr);
   }
   if (theoretical_ != nullptr && theoretical_->parsed()) {

@@ -16,6 +16,7 @@
 #include "core/context_state.hpp"
 #include "core/nccl_library.hpp"
 #include "core/random_fill.hpp"
+#include "core/rank_exchange.hpp"
 
 namespace aisp {
 
@@ -127,9 +128,23 @@ bool Context::peer_access(int device, int peer) const {
   return can != 0;
 }
 
+int Context::rank(int device) const {
+  check_run_device(*this, device, "rank");
+  const RankExchange* ranks = state_->options.ranks;
+  return ranks != nullptr ? ranks->rank() : device;
+}
+
+int Context::rank_count() const {
+  const RankExchange* ranks = state_->options.ranks;
+  return ranks != nullptr && has_gpu() ? ranks->size() : device_count();
+}
+
 ncclComm* Context::nccl(int device) {
   check_run_device(*this, device, "nccl");
-  if (state_->nccl.empty()) {
+  if (state_->nccl.empty() && state_->options.ranks != nullptr) {
+    state_->nccl.push_back(detail::create_nccl_rank_communicator(*state_->options.ranks));
+    AISP_CUDA_CHECK(cudaSetDevice(state_->options.device));
+  } else if (state_->nccl.empty()) {
     state_->nccl = detail::create_nccl_communicators(device_count());
     // ncclCommInitAll leaves some other device current; the run's primary device stays current.
     AISP_CUDA_CHECK(cudaSetDevice(state_->options.device));

@@ -20,6 +20,8 @@ struct ncclComm;
 
 namespace aisp {
 
+class RankExchange;
+
 struct ContextOptions {
   std::uint64_t seed = 0;
   int device = -1;                 // -1: CPU-only variant, no CUDA calls at all
@@ -28,6 +30,10 @@ struct ContextOptions {
   // device_streams[device] == stream (not owned). Empty: the run uses the one GPU `device`.
   std::vector<cudaStream_t> device_streams;
   int host_threads = 0;            // 0: hardware concurrency
+  // Under `mpirun` (docs/multi-gpu.md, "Several hosts"): this process's rank among the job's,
+  // through which ctx.nccl() builds its communicator and the harness agrees with the other ranks
+  // (not owned). Null in one process, and for a one-GPU pair, which runs on rank 0 alone.
+  RankExchange* ranks = nullptr;
   std::filesystem::path scratch_root;  // where scratch_dir() is created; empty: temp dir
   // How ctx.fill_uniform draws values (verification's varied-input passes); never visible
   // through the public Context.

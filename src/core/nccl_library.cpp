@@ -11,6 +11,7 @@
 
 #include "aisp/benchmark.hpp"
 #include "aisp/nccl.hpp"
+#include "core/rank_exchange.hpp"
 
 namespace aisp {
 
@@ -22,6 +23,8 @@ struct LoadedNccl {
   NcclFunctions functions;
   ncclResult_t (*CommInitAll)(ncclComm_t* comms, int count, const int* devices) = nullptr;
   ncclResult_t (*CommDestroy)(ncclComm_t comm) = nullptr;
+  ncclResult_t (*GetUniqueId)(ncclUniqueId* id) = nullptr;
+  ncclResult_t (*CommInitRank)(ncclComm_t* comm, int count, ncclUniqueId id, int rank) = nullptr;
   std::string error;  // empty when loaded
 };
 
@@ -68,6 +71,8 @@ LoadedNccl load() {
   resolve(library, "ncclGetErrorString", f.GetErrorString, missing);
   resolve(library, "ncclCommInitAll", n.CommInitAll, missing);
   resolve(library, "ncclCommDestroy", n.CommDestroy, missing);
+  resolve(library, "ncclGetUniqueId", n.GetUniqueId, missing);
+  resolve(library, "ncclCommInitRank", n.CommInitRank, missing);
   ncclResult_t (*get_version)(int*) = nullptr;
   resolve(library, "ncclGetVersion", get_version, missing);
   if (!missing.empty()) {
@@ -121,6 +126,63 @@ std::vector<ncclComm*> create_nccl_communicators(int device_count) {
   return {communicators.begin(), communicators.end()};
 }
 
+namespace {
+
+std::string to_hex(const unsigned char* bytes, std::size_t count) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (std::size_t i = 0; i < count; ++i) {
+    hex += kDigits[bytes[i] >> 4];
+    hex += kDigits[bytes[i] & 15];
+  }
+  return hex;
+}
+
+bool from_hex(const std::string& hex, unsigned char* bytes, std::size_t count) {
+  if (hex.size() != 2 * count) return false;
+  const auto digit = [](char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const int high = digit(hex[2 * i]), low = digit(hex[2 * i + 1]);
+    if (high < 0 || low < 0) return false;
+    bytes[i] = static_cast<unsigned char>(high * 16 + low);
+  }
+  return true;
+}
+
+}  // namespace
+
+ncclComm* create_nccl_rank_communicator(RankExchange& ranks) {
+  const LoadedNccl& n = loaded();
+  // One exchange: each rank says whether it has NCCL; rank 0 adds the communicator's id.
+  std::string mine = n.error.empty() ? "ok" : "error:" + n.error;
+  ncclUniqueId id{};
+  if (ranks.rank() == 0 && n.error.empty()) {
+    const ncclResult_t status = n.GetUniqueId(&id);
+    mine = status == ncclSuccess
+               ? "id:" + to_hex(reinterpret_cast<const unsigned char*>(id.internal), sizeof(id))
+               : fmt::format("error:ncclGetUniqueId failed: {} ({}); NCCL_DEBUG=INFO says why",
+                             n.functions.GetErrorString(status), static_cast<int>(status));
+  }
+  const std::vector<std::string> all = ranks_gather(&ranks, mine);
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (all[r].rfind("error:", 0) == 0)
+      throw Unavailable(fmt::format("NCCL on rank {} of {}: {}", r, all.size(), all[r].substr(6)));
+  if (all.front().rfind("id:", 0) != 0 ||
+      !from_hex(all.front().substr(3), reinterpret_cast<unsigned char*>(id.internal), sizeof(id)))
+    throw RankExchangeError(fmt::format("rank 0 sent no NCCL id (got '{}')", all.front()));
+  ncclComm_t comm = nullptr;
+  const ncclResult_t status = n.CommInitRank(&comm, ranks.size(), id, ranks.rank());
+  if (status != ncclSuccess)
+    throw std::runtime_error(fmt::format("ncclCommInitRank (rank {} of {}) failed: {} ({}); "
+                                         "NCCL_DEBUG=INFO says why",
+                                         ranks.rank(), ranks.size(),
+                                         n.functions.GetErrorString(status),
+                                         static_cast<int>(status)));
+  return comm;
+}
+
 void destroy_nccl_communicators(std::vector<ncclComm*>& communicators) {
   const LoadedNccl& n = loaded();
   if (n.error.empty())
@@ -142,6 +204,13 @@ std::string nccl_unavailable_reason() {
 
 std::vector<ncclComm*> create_nccl_communicators(int /*device_count*/) {
   throw Unavailable(nccl_unavailable_reason());
+}
+
+ncclComm* create_nccl_rank_communicator(RankExchange& ranks) {
+  // Every rank still takes part in the exchange, so none waits for this one.
+  const std::vector<std::string> all = ranks_gather(&ranks, "error:" + nccl_unavailable_reason());
+  throw Unavailable(fmt::format("NCCL on rank {} of {}: {}", ranks.rank(), all.size(),
+                                nccl_unavailable_reason()));
 }
 
 void destroy_nccl_communicators(std::vector<ncclComm*>& communicators) { communicators.clear(); }

@@ -5,11 +5,18 @@
 #include <cstddef>
 #include <utility>
 
+#include "core/rank_exchange.hpp"
+
 namespace aisp {
 namespace {
 
-void take_sample(SampleSource& source, SampledVariant& variant) {
-  const TimedSample sample = source.sample();
+void take_sample(SampleSource& source, SampledVariant& variant, RankExchange* ranks) {
+  TimedSample sample = source.sample();
+  if (ranks != nullptr) {  // the slowest rank's time is the job's
+    const std::vector<double> slowest = ranks_max(ranks, {sample.event_ms, sample.host_ms});
+    sample.event_ms = slowest[0];
+    sample.host_ms = slowest[1];
+  }
   const bool host = source.method() == TimingMethod::host_clock;
   if (!host) {
     variant.event_ms.push_back(sample.event_ms);
@@ -34,7 +41,7 @@ InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& opti
 InterleavedSeries sample_interleaved(const std::vector<SampleSource*>& sources,
                                      const MeasurementSettings& settings,
                                      const WallClock& seconds_since_start,
-                                     const RoundObserver& after_round) {
+                                     const RoundObserver& after_round, RankExchange* ranks) {
   InterleavedSeries series;
   series.samples.reserve(sources.size());
   for (std::size_t i = 0; i < sources.size(); ++i)
@@ -47,11 +54,12 @@ InterleavedSeries sample_interleaved(const std::vector<SampleSource*>& sources,
     for (std::size_t k = 0; k < sources.size(); ++k) {
       const std::size_t i = round % 2 == 0 ? k : sources.size() - 1 - k;
       if (!done[i])
-        take_sample(*sources[i], series.samples[i]);
+        take_sample(*sources[i], series.samples[i], ranks);
     }
     const double t = seconds_since_start();
     for (std::size_t i = 0; i < sources.size(); ++i)
       done[i] = done[i] || series.samples[i].criterion.should_stop(t);
+    done = ranks_root_value(ranks, done);
     if (after_round)
       after_round(series, t);
   }

@@ -18,6 +18,10 @@
 #include "measure/stopping_criterion.hpp"
 
 namespace aisp {
+class RankExchange;
+}
+
+namespace aisp {
 
 struct TimedSample {
   double event_ms = 0;  // device time per run (0 for CPU-only variants)
@@ -76,10 +80,14 @@ InterleavedSamples sample_interleaved(SampleSource& baseline, SampleSource& opti
                                       const WallClock& seconds_since_start,
                                       const RoundObserver& after_round = nullptr);
 
+// `ranks`, under `mpirun` (core/rank_exchange.hpp): every rank samples in lockstep. Each sample
+// (event and host time) is the largest of the ranks' samples of that call, so every rank records
+// the same series, and rank 0's criteria decide when each source stops.
 InterleavedSeries sample_interleaved(const std::vector<SampleSource*>& sources,
                                      const MeasurementSettings& settings,
                                      const WallClock& seconds_since_start,
-                                     const RoundObserver& after_round = nullptr);
+                                     const RoundObserver& after_round = nullptr,
+                                     RankExchange* ranks = nullptr);
 
 // A WallClock on the steady clock, starting now.
 WallClock steady_wall_clock();

@@ -6,7 +6,8 @@ namespace aisp {
 namespace {
 
 bool can_replay(const TimingCandidate& c) {
-  return !c.cpu_only && c.mode != TimingMode::direct && !c.marks && c.devices <= 1;
+  return !c.cpu_only && c.mode != TimingMode::direct && !c.marks && c.devices <= 1 &&
+         c.ranks <= 1;
 }
 
 bool wants_replay(const TimingCandidate& c, double graph_below_us) {
@@ -22,6 +23,10 @@ std::string per_call_reason(const TimingCandidate& c, double graph_below_us) {
     return "the variant asks for per-call timing";
   if (c.marks)
     return "run() marks points (ctx.mark): timed per call";
+  if (c.ranks > 1)
+    return fmt::format("runs on {} ranks under mpirun, one GPU each: timed per call in lockstep "
+                       "(each sample the slowest rank's time)",
+                       c.ranks);
   if (c.devices > 1)
     return fmt::format("runs on {} GPUs: timed per call, with events on every GPU's stream (the "
                        "slowest GPU's time is the sample)",

@@ -19,6 +19,7 @@ struct TimingCandidate {
   bool marks = false;   // run() marks points: timed per call
   double call_us = -1;  // median of the probe calls; < 0 when not probed (direct, marks, CPU)
   int devices = 1;      // GPUs the variant runs on; a multi-GPU variant is timed per call
+  int ranks = 1;        // processes under mpirun (one GPU each); timed per call as well
 };
 
 struct PairTimingChoice {

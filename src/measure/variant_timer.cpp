@@ -112,7 +112,7 @@ void VariantTimer::warm_up(const MeasurementSettings& settings) {
     return;
   }
   method_ = TimingMethod::cuda_events;
-  if (mode_ == TimingMode::direct || marks_points() || devices() > 1)
+  if (mode_ == TimingMode::direct || marks_points() || devices() > 1 || ranks() > 1)
     return;
   // Probe the per-call time to decide whether launch overhead would dominate. The probes are
   // not timed samples, so they carry their own NVTX range name.
@@ -129,6 +129,7 @@ TimingCandidate VariantTimer::candidate() const {
   c.marks = marks_points();  // the probes above may have been its first calls (warmup_runs 0)
   c.call_us = call_us_;
   c.devices = cpu_only() ? 1 : devices();
+  c.ranks = ranks();
   return c;
 }
 

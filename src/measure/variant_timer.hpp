@@ -15,6 +15,7 @@
 #include "aisp/graph_capture.hpp"
 #include "aisp/result.hpp"
 #include "core/context_state.hpp"
+#include "core/rank_exchange.hpp"
 #include "core/cuda_handles.hpp"
 #include "core/measurement_settings.hpp"
 #include "measure/interleaved_sampling.hpp"
@@ -90,6 +91,7 @@ public:
 private:
   bool cpu_only() const { return options_.device < 0; }
   int devices() const { return run_device_count(options_); }
+  int ranks() const { return options_.ranks != nullptr ? options_.ranks->size() : 1; }
   // The primary GPU current again and every GPU of the run idle.
   void synchronize_devices();
   void add_instance();

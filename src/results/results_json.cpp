@@ -458,6 +458,7 @@ PairResult pair_result_from_fields(const ObjectFields& fields) {
   }
   // Only multi-GPU pairs carry it (and no file before them).
   result.gpus = static_cast<int>(fields.optional_integer("gpus", 2, 64).value_or(0));
+  result.ranks = static_cast<int>(fields.optional_integer("ranks", 2, 4096).value_or(0));
 
   result.baseline =
       read_optional_object<VariantMeasurement>(fields, "baseline", measurement_from_json);
@@ -549,6 +550,9 @@ nlohmann::json to_json(const PairResult& result) {
   };
   if (result.gpus > 1) {
     object["gpus"] = result.gpus;
+  }
+  if (result.ranks > 1) {
+    object["ranks"] = result.ranks;
   }
   if (result.baseline) {
     object["baseline"] = measurement_to_json(*result.baseline);

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -24,7 +26,10 @@
 #include "report/text_summary.hpp"
 #include "results/artifacts_layout.hpp"
 #include "results/results_json.hpp"
+#include "core/launcher_ranks.hpp"
+#include "run/mpi_job.hpp"
 #include "run/progress_display.hpp"
+#include "run/rank_steps.hpp"
 #include "run/run_console.hpp"
 #include "run/run_directory.hpp"
 #include "run/run_signals.hpp"
@@ -247,6 +252,153 @@ bool write_expectations(const RunRequest& request, const RunResults& results,
   }
 }
 
+// ---- Under mpirun (docs/multi-gpu.md, "Several hosts") ----
+
+// This rank's GPU, for the job's hardware key and manifest: what rank 0 needs of every rank's.
+nlohmann::json rank_gpu_json(const SystemInfo& system) {
+  if (system.gpus.empty()) return nlohmann::json::object();
+  const GpuInfo& g = system.gpus.front();
+  return {{"name", g.name},         {"uuid", g.uuid},         {"pci_bus_id", g.pci_bus_id},
+          {"cc_major", g.cc_major}, {"cc_minor", g.cc_minor}, {"sm_count", g.sm_count},
+          {"memory_bytes", g.memory_bytes}};
+}
+
+// The job as one machine: rank 0's system with every rank's GPU (index = rank), so the hardware
+// key names the whole job ("2x_h200" for two ranks of one H200 each).
+SystemInfo job_system_info(const SystemInfo& local, const std::vector<std::string>& rank_gpus) {
+  SystemInfo job = local;
+  job.gpus.clear();
+  for (std::size_t r = 0; r < rank_gpus.size(); ++r) {
+    const nlohmann::json g = nlohmann::json::parse(rank_gpus[r]);
+    if (g.empty()) continue;
+    GpuInfo gpu = r == 0 && !local.gpus.empty() ? local.gpus.front() : GpuInfo{};
+    gpu.index = static_cast<int>(r);
+    gpu.name = g.value("name", std::string());
+    gpu.uuid = g.value("uuid", std::string());
+    gpu.pci_bus_id = g.value("pci_bus_id", std::string());
+    gpu.cc_major = g.value("cc_major", 0);
+    gpu.cc_minor = g.value("cc_minor", 0);
+    gpu.sm_count = g.value("sm_count", 0);
+    gpu.memory_bytes = g.value("memory_bytes", std::size_t{0});
+    job.gpus.push_back(gpu);
+  }
+  return job;
+}
+
+// What every orchestrator of the job shares before the first pair.
+struct JobStart {
+  std::string run_id;                  // rank 0's
+  std::vector<std::string> rank_gpus;  // rank_gpu_json of every rank
+};
+
+JobStart start_job(RankExchange& job, const std::vector<PairInfo>& pairs, const SystemInfo& system,
+                   const std::string& run_id) {
+  nlohmann::json targets = nlohmann::json::array();
+  for (const auto& p : pairs) targets.push_back(p.target);
+  const nlohmann::json mine{{"run_id", run_id},
+                            {"targets", targets},
+                            {"gpu", rank_gpu_json(system).dump()}};
+  const std::vector<std::string> all = job.all_gather(mine.dump());
+  JobStart start;
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    const nlohmann::json theirs = nlohmann::json::parse(all[r]);
+    if (theirs.at("targets") != targets)
+      throw RankMismatch(fmt::format(
+          "rank {} selected {} pair(s), rank {} {}, or others: every rank must run the same aisp "
+          "with the same targets",
+          r, theirs.at("targets").size(), job.rank(), targets.size()));
+    start.rank_gpus.push_back(theirs.at("gpu").get<std::string>());
+  }
+  start.run_id = nlohmann::json::parse(all.front()).at("run_id").get<std::string>();
+  return start;
+}
+
+// A result that cannot be parsed back (another rank's aisp writes another schema) still names the
+// pair and why.
+PairResult rank_result_from_json(const std::string& text, const PairInfo& pair, std::size_t rank) {
+  try {
+    return pair_result_from_json(nlohmann::json::parse(text));
+  } catch (const std::exception& error) {
+    PairResult r;
+    r.target = pair.target;
+    r.chapter = pair.chapter;
+    r.pair = pair.pair;
+    r.baseline_variant = pair.baseline->stem;
+    r.optimized_variant = pair.optimized->stem;
+    r.status = PairStatus::crashed;
+    r.reason = fmt::format("rank {}'s result could not be read: {}", rank, error.what());
+    return r;
+  }
+}
+
+// One pair's worker: under mpirun with this rank and the reply channel its exchanges need.
+WorkerLaunch pair_worker_launch(const std::string& self, const PairInfo& pair,
+                                const RunRequest& request, const std::filesystem::path& peaks,
+                                const std::filesystem::path& log_file, const MpiJob* job) {
+  WorkerRequest worker;
+  worker.target = pair.target;
+  worker.settings = request.measurement;
+  worker.verify_only = request.verify_only;
+  worker.peaks_dir = peaks;
+  if (job != nullptr) {
+    worker.rank = job->rank();
+    worker.rank_count = job->size();
+  }
+  WorkerLaunch launch;
+  launch.argv = worker_argv(self, worker);
+  launch.log_file = log_file;
+  launch.timeout = std::chrono::duration<double>(request.measurement.pair_timeout_s);
+  launch.reply_channel = job != nullptr;
+  return launch;
+}
+
+// A rank other than 0: the same pairs in the same order, each in a worker of its own, every
+// result handed to rank 0, which writes the run. Its workers' logs go to
+// <run directory>/logs/rank<r>/ (on another host, that host's artifacts directory). Returns rank
+// 0's exit code.
+int run_rank_follower(const RunRequest& request, const std::vector<PairInfo>& pairs,
+                      const char* argv0, MpiJob& job, RankSteps& steps, const std::string& run_id,
+                      const std::atomic<bool>& interrupt, RunConsole& err) {
+  std::filesystem::path logs = std::filesystem::absolute(
+      artifacts::run_dir(request.artifacts_dir, run_id) / artifacts::kLogsDir /
+      fmt::format("rank{}", job.rank()));
+  std::error_code error;
+  std::filesystem::create_directories(logs, error);
+  if (error) {
+    // Said, and the job goes on with the logs in the temporary directory: a worker needs a log.
+    const std::filesystem::path wanted = logs;
+    logs = std::filesystem::temp_directory_path() /
+           fmt::format("aisp-{}-rank{}-logs", run_id, job.rank());
+    std::filesystem::create_directories(logs);  // throws, naming it, if even that fails
+    err.print(fmt::format("warning: rank {}: cannot create {} ({}); this rank's worker logs go to "
+                          "{}\n",
+                          job.rank(), wanted.string(), error.message(), logs.string()));
+  }
+  const std::string self = self_executable(argv0);
+  const auto peaks = std::filesystem::absolute(artifacts::peaks_dir(request.artifacts_dir));
+  WorkerEvents events;
+  events.on_exchange = [&steps](const std::string& payload) { return steps.exchange(payload); };
+  events.on_host_all_reduce = [&steps](float* data, std::size_t count) {
+    return steps.host_all_reduce(data, count);
+  };
+  for (const PairInfo& pair : pairs) {
+    const RankSteps::Begin begin = steps.begin_pair(pair.target, interrupt.load());
+    if (begin.kind == RankSteps::Begin::Kind::job_ended) return begin.exit_code;
+    if (begin.kind == RankSteps::Begin::Kind::stop) break;
+    const std::filesystem::path log =
+        logs / std::filesystem::path(artifacts::log_name(pair.target)).filename();
+    const WorkerLaunch launch = pair_worker_launch(self, pair, request, peaks, log, &job);
+    const WorkerOutcome outcome = run_worker_process(launch, interrupt, events);
+    PairResult result = outcome.has_result ? outcome.result
+                                           : result_without_report(pair, outcome, launch.log_file,
+                                                                   request.measurement.pair_timeout_s);
+    append_to_log(launch.log_file, outcome, result, request.measurement.pair_timeout_s);
+    static_cast<void>(steps.finish_pair(to_json(result).dump()));
+  }
+  // Rank 0's exit code, once it has written the run.
+  return steps.end_job(0);
+}
+
 }  // namespace
 
 int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, const char* argv0) {
@@ -258,17 +410,66 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   RunConsole out_console(request.format == OutputFormat::json ? STDERR_FILENO : STDOUT_FILENO);
   RunConsole& out = request.format == OutputFormat::json ? err : out_console;
 
-  const SystemInfo system = collect_system_info();
+  // Under mpirun with several ranks: this orchestrator is one rank, pinned to its local GPU before
+  // any CUDA call, and MPI starts (its module loaded only now: docs/multi-gpu.md).
+  std::optional<LauncherRanks> launcher;
+  std::unique_ptr<MpiJob> job;
+  try {
+    launcher = detect_launcher_ranks();
+    if (launcher) {
+      if (request.profile != ProfileSet::none)
+        throw MpiUnavailable("--profile under mpirun: the Nsight Compute pass runs one process; "
+                             "profile the pair without mpirun");
+      const std::string visible =
+          rank_visible_devices(*launcher, std::getenv("CUDA_VISIBLE_DEVICES"));
+      setenv("CUDA_VISIBLE_DEVICES", visible.c_str(), 1);
+      job = MpiJob::start(*launcher);
+    }
+  } catch (const std::runtime_error& error) {  // LauncherEnvironmentError, MpiUnavailable
+    err.print(fmt::format("error: {}\nNothing was measured.\n", error.what()));
+    return 2;
+  }
+
+  const SystemInfo local_system = collect_system_info();
   RunResults results;
   results.run_id = make_run_id();
+  std::optional<RankSteps> steps;
+  SystemInfo system = local_system;
+  if (job) {
+    try {
+      const JobStart start = start_job(*job, pairs, local_system, results.run_id);
+      results.run_id = start.run_id;
+      system = job_system_info(local_system, start.rank_gpus);
+    } catch (const std::exception& error) {  // RankMismatch, a damaged message
+      err.print(fmt::format("error: rank {} of {}: {}\nNothing was measured.\n", job->rank(),
+                            job->size(), error.what()));
+      return 2;
+    }
+    steps.emplace(*job);
+    if (job->rank() != 0)
+      return run_rank_follower(request, pairs, argv0, *job, *steps, results.run_id, interrupt,
+                               err);
+    out.print(fmt::format("aisp: rank 0 of {} ({} via {}, MPI module {}: {}); each rank drives "
+                          "one GPU, rank 0 writes the results\n",
+                          job->size(), launcher->launcher, launcher->source, job->module_path(),
+                          job->library_version()));
+  }
+  // Under mpirun every rank ends with rank 0's exit code (the `end` step the others wait for).
+  const auto job_exit = [&steps](int code) { return steps ? steps->end_job(code) : code; };
   results.started_at = utc_now_iso8601();
   results.verify_phase = request.measurement.verify_phase;
   if (request.update_expectations && !request.verify_only) {
     if (const int refused = precheck_expectations_update(request, pairs, results, system))
-      return refused;
+      return job_exit(refused);
   }
   RunDirectory directory(request.artifacts_dir, results.run_id);
-  directory.write_manifest(make_manifest(request, system, results.run_id, pairs));
+  nlohmann::json manifest = make_manifest(request, system, results.run_id, pairs);
+  if (job) {
+    manifest["mpi"] = {{"ranks", job->size()},
+                       {"launcher", launcher->launcher},
+                       {"library", job->library_version()}};
+  }
+  directory.write_manifest(manifest);
   directory.write_snapshot(results);
   // Written now, empty, and again as each quarantined pair finishes: a crash later loses none.
   QuarantineFile quarantine;
@@ -314,18 +515,25 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   }
 
   std::set<std::string> skip_reasons_shown;
-  for (std::size_t i = 0; i < pairs.size() && !interrupt.load(); ++i) {
+  bool ranks_go_on = true;
+  for (std::size_t i = 0; i < pairs.size() && ranks_go_on; ++i) {
     const PairInfo& pair = pairs[i];
+    if (steps) {
+      ranks_go_on = steps->begin_pair(pair.target, interrupt.load()).kind ==
+                    RankSteps::Begin::Kind::go;
+      if (!ranks_go_on) break;
+    } else if (interrupt.load()) {
+      break;
+    }
     progress.begin(i, pair.target);
-    WorkerRequest worker;
-    worker.target = pair.target;
-    worker.settings = request.measurement;
-    worker.verify_only = request.verify_only;
-    worker.peaks_dir = peaks;
-    WorkerLaunch launch;
-    launch.argv = worker_argv(self, worker);
-    launch.log_file = directory.log_path(pair.target);
-    launch.timeout = std::chrono::duration<double>(request.measurement.pair_timeout_s);
+    const WorkerLaunch launch = pair_worker_launch(
+        self, pair, request, peaks, directory.log_path(pair.target), job.get());
+    if (steps) {
+      events.on_exchange = [&](const std::string& payload) { return steps->exchange(payload); };
+      events.on_host_all_reduce = [&](float* data, std::size_t count) {
+        return steps->host_all_reduce(data, count);
+      };
+    }
     const WorkerOutcome outcome = run_worker_process(launch, interrupt, events);
     PairResult result = outcome.has_result
                             ? outcome.result
@@ -333,6 +541,14 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
                                                     request.measurement.pair_timeout_s);
     result.log_file = directory.log_name(pair.target);
     append_to_log(launch.log_file, outcome, result, request.measurement.pair_timeout_s);
+    if (steps) {
+      // Every rank's result of the pair, merged: the job's record of it.
+      const std::vector<std::string> all = steps->finish_pair(to_json(result).dump());
+      std::vector<PairResult> per_rank{result};
+      for (std::size_t r = 1; r < all.size(); ++r)
+        per_rank.push_back(rank_result_from_json(all[r], pair, r));
+      result = merge_rank_results(per_rank);
+    }
     if (profiler.enabled() && !interrupt.load())
       result.profile = profiler.profile(pair, result, directory.path(), interrupt,
                                         [&](const std::string& phase) { progress.phase(phase); });
@@ -359,7 +575,7 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
     directory.write_snapshot(results);
   }
 
-  const bool interrupted = interrupt.load();
+  const bool interrupted = interrupt.load() || !ranks_go_on;
   results.complete = !interrupted;
   results.finished_at = utc_now_iso8601();
   const bool expectations_compared = expectations.has_value();
@@ -381,19 +597,19 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
   }
 
   if (interrupted) {
-    const int signal_number = InterruptSignals::signal_number();
+    const int signal_number = interrupt.load() ? InterruptSignals::signal_number() : SIGINT;
     err.print(fmt::format("aisp: interrupted ({}); the run directory holds the {} pair(s) "
                           "finished\n",
                           interrupt_signal_name(signal_number), results.pairs.size()));
-    return 128 + signal_number;
+    return job_exit(128 + signal_number);
   }
   if (out.closed())
     err.print(fmt::format("aisp: the output was closed during the run; every pair was still "
                           "measured: {}\n",
                           directory.path().string()));
   for (const auto& r : results.pairs)
-    if (r.status != PairStatus::passed && r.status != PairStatus::skipped) return 1;
-  if (expectations_refused) return 2;
+    if (r.status != PairStatus::passed && r.status != PairStatus::skipped) return job_exit(1);
+  if (expectations_refused) return job_exit(2);
   if (request.fail_on_regression) {
     std::size_t regressions = 0;
     for (const auto& r : results.pairs)
@@ -402,18 +618,18 @@ int run_suite(const RunRequest& request, const std::vector<PairInfo>& pairs, con
       err.print(fmt::format("aisp: {} pair(s) regressed against the expectations for '{}'; exit 1 "
                             "(--fail-on-regression)\n",
                             regressions, hardware_key(system)));
-      return 1;
+      return job_exit(1);
     }
     if (!expectations_error.empty()) {
       err.print("aisp: the expectations could not be read; exit 1 (--fail-on-regression)\n");
-      return 1;
+      return job_exit(1);
     }
     if (!expectations_compared)
       err.print(fmt::format("note: --fail-on-regression: no expectations file for '{}' in the "
                             "run's chapters, nothing to compare with\n",
                             hardware_key(system)));
   }
-  return 0;
+  return job_exit(0);
 }
 
 }  // namespace aisp

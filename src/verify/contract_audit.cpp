@@ -100,6 +100,9 @@ std::string describe_requirements(const Requirements& r) {
   if (r.min_free_device_bytes > 0) {
     text += fmt::format(", {:.3g} GB free", static_cast<double>(r.min_free_device_bytes) / 1e9);
   }
+  if (!r.needs_one_process.empty()) {
+    text += ", one process";  // skipped under mpirun (docs/multi-gpu.md)
+  }
   return text;
 }
 
@@ -121,6 +124,12 @@ std::vector<std::string> requirement_problems(const std::string& who, const Requ
   if (r.min_gpus < 1) {
     problems.push_back(fmt::format("{} needs a GPU but declares min_gpus {}; use "
                                    "Requirements::cpu() for a host-only variant",
+                                   who, r.min_gpus));
+  }
+  if (!r.needs_one_process.empty() && r.min_gpus <= 1) {
+    problems.push_back(fmt::format("{} declares needs_one_process with min_gpus {}: only a "
+                                   "multi-GPU variant drives several GPUs from one process (a "
+                                   "one-GPU pair always runs in one process)",
                                    who, r.min_gpus));
   }
   if (r.min_compute_capability < 30 || r.min_compute_capability > 200) {

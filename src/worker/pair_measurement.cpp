@@ -1,9 +1,13 @@
 #include "worker/pair_measurement.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -43,6 +47,7 @@ Requirements combined(const Requirements& a, const Requirements& b) {
       r.features.push_back(f);
   r.min_gpus = r.cpu_only ? 0 : std::max({a.min_gpus, b.min_gpus, 1});
   r.min_free_device_bytes = std::max(a.min_free_device_bytes, b.min_free_device_bytes);
+  r.needs_one_process = !a.needs_one_process.empty() ? a.needs_one_process : b.needs_one_process;
   return r;
 }
 
@@ -73,10 +78,24 @@ VariantMeasurement summarize_variant(const std::string& stem, const VariantTimer
   return m;
 }
 
-// The hardware key of the visible GPUs ("h200", "2x_h200"), as system_info names it.
-std::string visible_hardware_key(bool gpu) {
+// The hardware key of the visible GPUs ("h200", "2x_h200"), as system_info names it; under
+// mpirun the job's: every rank's GPU (each rank sees its own alone).
+std::string visible_hardware_key(bool gpu, RankExchange* ranks) {
   SystemInfo info;
   int count = 0;
+  if (gpu && ranks != nullptr) {
+    cudaDeviceProp props{};
+    const bool known = cudaGetDeviceProperties(&props, 0) == cudaSuccess;
+    cudaGetLastError();
+    const std::vector<std::string> names = ranks_gather(ranks, known ? props.name : "unknown");
+    for (std::size_t r = 0; r < names.size(); ++r) {
+      GpuInfo g;
+      g.index = static_cast<int>(r);
+      g.name = names[r];
+      info.gpus.push_back(g);
+    }
+    return hardware_key(info);
+  }
   if (gpu && cudaGetDeviceCount(&count) == cudaSuccess) {
     for (int d = 0; d < count; ++d) {
       cudaDeviceProp props{};
@@ -273,10 +292,74 @@ class SamplingReporter {
   double last_log_ = 0;
 };
 
+// AISP_MPI_EVERY_RANK=1 (docs/multi-gpu.md): one-GPU and CPU pairs run on every rank too.
+bool every_rank_requested() {
+  const char* value = std::getenv("AISP_MPI_EVERY_RANK");
+  return value != nullptr && std::string_view(value) == "1";
+}
+
+// Under mpirun: whether this rank takes part in the pair, and the exchange it measures with.
+// A multi-GPU pair runs on every rank (one GPU each, rank_count() == the job's size); a one-GPU
+// or CPU pair on rank 0 alone, in one process like a plain run (or, with AISP_MPI_EVERY_RANK=1,
+// on every rank, each its own copy, in lockstep); a pair that drives all its GPUs from one
+// process is skipped on every rank with its reason. Returns the skip reason, or empty.
+std::string rank_participation(const Requirements& requirements, const MeasurementSettings& settings,
+                               RankExchange*& ranks) {
+  if (ranks == nullptr) return {};
+  if (requirements.cpu_only || requirements.min_gpus <= 1) {
+    if (every_rank_requested()) return {};
+    const bool rank_zero = ranks->rank() == 0;
+    ranks = nullptr;  // rank 0 measures it as in one process, without the others
+    return rank_zero ? std::string() : std::string(kRankZeroOnlyReason);
+  }
+  if (!requirements.needs_one_process.empty())
+    return fmt::format("drives its {} GPUs from one process ({}), and under mpirun each rank is a "
+                       "process of one GPU: run it without mpirun",
+                       requirements.min_gpus, requirements.needs_one_process);
+  if (requirements.min_gpus > ranks->size())
+    return fmt::format("needs {} GPUs; the mpirun job has {} ranks of one GPU each",
+                       requirements.min_gpus, ranks->size());
+  if (settings.gpus != 0 && settings.gpus != ranks->size())
+    return fmt::format("--gpus {} under an mpirun job of {} ranks: a multi-GPU pair runs on every "
+                       "rank (one GPU each); drop --gpus or give it {}",
+                       settings.gpus, ranks->size(), ranks->size());
+  return {};
+}
+
+// Every rank's skip reason joined ("rank 1: ..."), or empty when every rank can run the pair.
+std::string ranks_skip_reason(RankExchange* ranks, const std::string& mine) {
+  const std::vector<std::string> all = ranks_gather(ranks, mine);
+  if (std::all_of(all.begin(), all.end(), [&](const std::string& r) { return r == all.front(); }))
+    return all.front();  // every rank alike (no GPU anywhere): said once
+  std::string joined;
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (!all[r].empty())
+      joined += fmt::format("{}rank {}: {}", joined.empty() ? "" : "; ", r, all[r]);
+  return joined;
+}
+
+// Why the ranks cannot run a pair together when two of them drive the same GPU (NCCL refuses a
+// communicator with one GPU twice, and two ranks timing on one GPU would time each other), or
+// empty. The same host name and PCI bus id is the same GPU.
+std::string shared_gpu_reason(RankExchange* ranks) {
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) != 0) std::snprintf(host, sizeof(host), "?");
+  const std::vector<std::string> gpus =
+      ranks_gather(ranks, std::string(host) + " " + pci_bus_id(0));
+  for (std::size_t a = 0; a < gpus.size(); ++a)
+    for (std::size_t b = a + 1; b < gpus.size(); ++b)
+      if (gpus[a] == gpus[b])
+        return fmt::format("ranks {} and {} drive the same GPU ({}): under mpirun each rank needs "
+                           "a GPU of its own; start at most as many ranks per host as it has GPUs "
+                           "(or give each its own with CUDA_VISIBLE_DEVICES / AISP_LOCAL_RANK)",
+                           a, b, gpus[a]);
+  return {};
+}
+
 }  // namespace
 
 void measure_pair(const PairInfo& pair, const WorkerRequest& request, const WorkerChannel& channel,
-                  PairResult& result) {
+                  PairResult& result, RankExchange* ranks) {
   const MeasurementSettings& settings = request.settings;
   const auto baseline_probe = pair.baseline->factory();
   const auto optimized_probe = pair.optimized->factory();
@@ -290,36 +373,67 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
   const Requirements requirements =
       combined(baseline_probe->requirements(), optimized_probe->requirements());
   const bool gpu = !requirements.cpu_only;
+  if (const std::string reason = rank_participation(requirements, settings, ranks);
+      !reason.empty()) {
+    worker_log::line(fmt::format("rank {} of {}: {}", request.rank, request.rank_count, reason));
+    result.status = PairStatus::skipped;
+    result.reason = reason;
+    return;
+  }
+  // Under mpirun this process drives one GPU, its rank's; the pair's other GPUs are the other
+  // ranks' (rank_participation has checked min_gpus against the job's size). A one-GPU or CPU
+  // pair on every rank (AISP_MPI_EVERY_RANK) is each rank's own: its context sees one process
+  // (no ranks, its NCCL a communicator of one), only the harness keeps the ranks in lockstep.
+  const bool multi_gpu = !requirements.cpu_only && requirements.min_gpus > 1;
+  Requirements local_requirements = requirements;
+  if (ranks != nullptr) {
+    if (multi_gpu) local_requirements.min_gpus = 1;
+    worker_log::line(fmt::format("rank {} of {}: runs the pair in lockstep with the other ranks{}",
+                                 ranks->rank(), ranks->size(),
+                                 multi_gpu ? ", one GPU each" : " (AISP_MPI_EVERY_RANK=1)"));
+  }
+  std::string skip_reason;
   if (gpu) {
     const DeviceSnapshot snapshot = probe_device(0);
     if (snapshot.error.empty())
       worker_log::line(fmt::format(
           "GPU 0 of {}: {} (sm_{}), {:.1f} GiB free", snapshot.device_count, snapshot.name,
           snapshot.compute_capability, static_cast<double>(snapshot.free_bytes) / (1u << 30)));
-    if (auto reason = unmet_requirement(requirements, snapshot)) {
-      result.status = PairStatus::skipped;
-      result.reason = *reason;
-      return;
-    }
+    if (auto reason = unmet_requirement(local_requirements, snapshot)) skip_reason = *reason;
   } else {
     worker_log::line("a CPU-only pair: no CUDA call is made");
   }
   // How many GPUs it runs on: its min_gpus, or --gpus for a multi-GPU pair (docs/multi-gpu.md).
   int visible_gpus = 0;
-  if (gpu && cudaGetDeviceCount(&visible_gpus) != cudaSuccess) visible_gpus = 0;
-  const GpuAssignment gpus = assign_gpus(requirements, settings.gpus, visible_gpus);
-  if (!gpus.skip_reason.empty()) {
+  if (gpu && skip_reason.empty() && cudaGetDeviceCount(&visible_gpus) != cudaSuccess)
+    visible_gpus = 0;
+  MeasurementSettings local_settings = settings;
+  if (ranks != nullptr) local_settings.gpus = 0;
+  const GpuAssignment gpus = skip_reason.empty()
+                                 ? assign_gpus(local_requirements, local_settings.gpus, visible_gpus)
+                                 : GpuAssignment{};
+  if (skip_reason.empty()) skip_reason = gpus.skip_reason;
+  // Every rank runs the pair, or none does: a rank that went on alone would wait for the others'
+  // collectives until the timeout.
+  if (ranks != nullptr) skip_reason = ranks_skip_reason(ranks, skip_reason);
+  if (ranks != nullptr && gpu && skip_reason.empty()) skip_reason = shared_gpu_reason(ranks);
+  if (!skip_reason.empty()) {
     result.status = PairStatus::skipped;
-    result.reason = gpus.skip_reason;
+    result.reason = skip_reason;
     return;
   }
   if (gpus.devices > 1) result.gpus = gpus.devices;
+  if (ranks != nullptr) {
+    if (multi_gpu) result.gpus = ranks->size();
+    result.ranks = ranks->size();
+  }
 
   // GPU pairs only: a CPU pair makes no CUDA call at all. A multi-GPU pair: a stream per GPU.
   std::optional<CudaStream> stream;
   std::optional<RunDeviceStreams> device_streams;
   ContextOptions options;
   options.device = gpu ? 0 : -1;
+  options.ranks = multi_gpu ? ranks : nullptr;  // what the context and the timers see
   if (gpus.devices > 1) {
     device_streams.emplace(gpus.devices);
     options.device_streams = device_streams->handles();
@@ -342,25 +456,35 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
     result.precision->optimized.variant = pair.optimized->stem;
   }
   const bool verified = result.verification.passed;
-  if (!verified) {
-    enforce_failed_checks(result, settings.verify_phase, "verification failed: ");
-    if (result.status == PairStatus::failed) {
-      return;
-    }
-    if (!outputs_were_compared(result.verification)) {
-      // Nothing to time against: even detect cannot measure a pair whose outputs do not match up.
-      if (settings.verify_phase == VerifyPhase::detect) {
-        result.status = PairStatus::failed;
-        result.reason = "verification failed: " + first_failure(result.verification);
+  // Whether this rank goes on to timing; every rank must agree (below) before any does.
+  const bool stop_here = [&] {
+    if (!verified) {
+      enforce_failed_checks(result, settings.verify_phase, "verification failed: ");
+      if (result.status == PairStatus::failed) return true;
+      if (!outputs_were_compared(result.verification)) {
+        // Nothing to time against: even detect cannot measure a pair whose outputs do not match.
+        if (settings.verify_phase == VerifyPhase::detect) {
+          result.status = PairStatus::failed;
+          result.reason = "verification failed: " + first_failure(result.verification);
+        }
+        result.reason += "; not timed: its outputs could not be compared";
+        return true;
       }
-      result.reason += "; not timed: its outputs could not be compared";
-      return;
     }
-  }
-  if (request.verify_only) {
-    if (verified) result.status = PairStatus::passed;
+    if (request.verify_only) {
+      if (verified) result.status = PairStatus::passed;
+      return true;
+    }
+    return false;
+  }();
+  if (ranks != nullptr && !ranks_all(ranks, !stop_here) && !stop_here) {
+    // This rank's checks let it go on; another rank's did not (its result says why, and the
+    // orchestrators' merge reports it).
+    result.status = PairStatus::skipped;
+    result.reason = "not timed: verification stopped the pair on another rank";
     return;
   }
+  if (stop_here) return;
 
   const NvmlProbe nvml;
   const std::string bus = gpu ? pci_bus_id(0) : std::string{};
@@ -408,15 +532,16 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
 
   channel.phase("timing");
   TimedCallChecker checker(baseline, optimized, pair.baseline->factory, pair.optimized->factory,
-                           options, draw_secret_seed());
+                           options, ranks_root_value(ranks, draw_secret_seed()));
   std::vector<SampleSource*> sources{&baseline, &checker.optimized_source()};
-  if (reference && reference->timer() != nullptr) {
+  // Under mpirun the reference is sampled on every rank or on none (its run() may be a collective).
+  if (ranks_all(ranks, reference && reference->timer() != nullptr)) {
     sources.push_back(reference->timer());
     worker_log::line(fmt::format("library reference {} sampled beside the pair",
                                  library.reference->stem));
   }
   InterleavedSeries samples = sample_interleaved(sources, settings, steady_wall_clock(),
-                                                 SamplingReporter(channel));
+                                                 SamplingReporter(channel), ranks);
   if (gpu) result.gpu_after = nvml.read_state(bus);
   {
     // Traces only after the samples: CUPTI is loaded in no process that is still timing.
@@ -447,7 +572,8 @@ void measure_pair(const PairInfo& pair, const WorkerRequest& request, const Work
                                 settings);
     result.library = std::move(library.comparison);
   }
-  const std::string key = visible_hardware_key(gpu);
+  // A one-GPU pair on every rank (AISP_MPI_EVERY_RANK) is judged against one GPU's ceilings.
+  const std::string key = visible_hardware_key(gpu, multi_gpu ? ranks : nullptr);
   std::string no_roofline;
   result.roofline = compute_roofline(workload, result.optimized->stats.median, key,
                                      request.peaks_dir, &no_roofline);

@@ -1,5 +1,7 @@
 #include "worker/timed_call_checks.hpp"
 
+#include "core/rank_exchange.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -150,6 +152,13 @@ TimedCallChecker::TimedCallChecker(VariantTimer& baseline, VariantTimer& optimiz
       optimized_factory_(std::move(optimized_factory)), options_(std::move(options)),
       secret_(secret), draw_(secret), source_(std::make_unique<CheckedSource>(*this)) {
   perturb_ = perturbable(no_perturb_reason_);
+  // Under mpirun every rank changes its inputs before a checked sample, or none does: a rank whose
+  // inputs include copies of another rank's (replicated state) cannot, and changing the others'
+  // alone would make the replicas disagree.
+  if (!ranks_all(options_.ranks, perturb_) && perturb_) {
+    perturb_ = false;
+    no_perturb_reason_ = "another rank's inputs are not all harness fills it can change in place";
+  }
 }
 
 TimedCallChecker::~TimedCallChecker() = default;
@@ -380,7 +389,10 @@ void TimedCallChecker::finish(std::vector<CheckOutcome>& checks, KernelTracer* t
                                "it had",
                                e.what());
   }
-  const bool traced = gpu && tracer != nullptr && tracer->available();
+  // Under mpirun every rank traces, or none does: a traced call is one more run() of each
+  // variant, and its collectives need every rank.
+  const bool traced =
+      ranks_all(options_.ranks, gpu && tracer != nullptr && tracer->available());
   // Each variant is traced over two calls, CUPTI enabled once before the first (KernelTracer keeps
   // it enabled): on the H200 one call traced right after enabling CUPTI did not show
   // ch93:slack_stream's 30 us of unjoined side work as late, though the host-vs-event gap of its

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 
 #include "aisp/benchmark.hpp"
 #include "aisp/check.hpp"
@@ -14,6 +15,7 @@
 #include "worker/pair_measurement.hpp"
 #include "worker/worker_channel.hpp"
 #include "worker/worker_log.hpp"
+#include "worker/worker_rank_exchange.hpp"
 #include "worker/worker_target.hpp"
 
 namespace aisp {
@@ -58,10 +60,13 @@ void log_result(const PairResult& result) {
 
 }  // namespace
 
-int run_worker(const WorkerRequest& request, int out_fd) {
+int run_worker(const WorkerRequest& request, int out_fd, int reply_fd) {
   worker_log::start();
   log_request(request);
   const WorkerChannel channel(out_fd);
+  std::optional<WorkerRankExchange> ranks;
+  if (request.rank_count > 1)
+    ranks.emplace(channel, reply_fd, request.rank, request.rank_count, kWorkerSharedMemoryFd);
   PairResult result;
   const std::optional<PairInfo> found = begin_worker_result(request.target, channel, result);
   if (!found) {
@@ -72,13 +77,19 @@ int run_worker(const WorkerRequest& request, int out_fd) {
                                found->baseline->stem));
   const auto start = std::chrono::steady_clock::now();
   try {
-    measure_pair(*found, request, channel, result);
+    measure_pair(*found, request, channel, result, ranks ? &*ranks : nullptr);
   } catch (const CudaError& e) {
     result.status = PairStatus::failed;
     result.reason = e.code() == cudaErrorMemoryAllocation
                         ? fmt::format("out of device memory: {}", e.what())
                         : fmt::format("CUDA error: {}", e.what());
     worker_log::line(fmt::format("CUDA error (code {}): {}", e.code(), e.what()));
+  } catch (const RankExchangeError& e) {
+    // Another rank left the pair (a crash, a skip, a failure its own result reports) or the
+    // orchestrator went away: this rank cannot go on alone.
+    result.status = PairStatus::failed;
+    result.reason = fmt::format("rank {} of {}: {}", request.rank, request.rank_count, e.what());
+    worker_log::line(fmt::format("rank exchange ended: {}", e.what()));
   } catch (const Unavailable& e) {
     // A variant found in setup() that it cannot run here (docs/contract.md): a skip, not a
     // failure, whether verification or timing set it up.

@@ -22,6 +22,14 @@ void WorkerChannel::result(const PairResult& result) const {
   write_line(worker_result_line(result));
 }
 
+void WorkerChannel::exchange(const std::string& payload) const {
+  write_line(worker_exchange_line(payload));
+}
+
+void WorkerChannel::host_all_reduce(std::size_t count) const {
+  write_line(worker_host_all_reduce_line(count));
+}
+
 void WorkerChannel::write_line(const std::string& line) const {
   const std::string framed = line + '\n';
   std::size_t written = 0;

@@ -15,6 +15,9 @@ class WorkerChannel {
   void phase(const std::string& name) const;
   void progress(const std::string& detail) const;
   void result(const PairResult& result) const;
+  // This rank's part of an exchange across the job's ranks (worker/worker_rank_exchange.hpp).
+  void exchange(const std::string& payload) const;
+  void host_all_reduce(std::size_t count) const;
 
  private:
   void write_line(const std::string& line) const;

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,9 +45,79 @@ namespace fs = std::filesystem;
   _exit(127);
 }
 
-void handle_line(const std::string& line, WorkerOutcome& outcome, const WorkerEvents& events) {
+// Writes a whole line to the worker's reply descriptor; false when the worker is gone.
+bool write_reply(int fd, const std::string& line) {
+  const std::string framed = line + '\n';
+  std::size_t written = 0;
+  while (written < framed.size()) {
+    const ssize_t n = write(fd, framed.data() + written, framed.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// The orchestrator's view of the memory file it shares with the worker (under mpirun): mapped
+// on the first host collective, again when the worker has grown it.
+class SharedMemory {
+ public:
+  explicit SharedMemory(int fd) : fd_(fd) {}
+  ~SharedMemory() {
+    if (data_ != nullptr) munmap(data_, size_);
+    if (fd_ >= 0) close(fd_);
+  }
+  SharedMemory(const SharedMemory&) = delete;
+  SharedMemory& operator=(const SharedMemory&) = delete;
+
+  // The first `bytes` of the file, or null (with `error`) when the worker has not made it that
+  // large.
+  float* map(std::size_t bytes, std::string& error) {
+    struct stat info {};
+    if (fd_ < 0 || fstat(fd_, &info) != 0) {
+      error = "no shared memory with the worker";
+      return nullptr;
+    }
+    const auto size = static_cast<std::size_t>(info.st_size);
+    if (size < bytes) {
+      error = fmt::format("the worker's shared memory holds {} bytes, {} asked", size, bytes);
+      return nullptr;
+    }
+    if (data_ == nullptr || size_ < bytes) {
+      if (data_ != nullptr) munmap(data_, size_);
+      data_ = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+      size_ = size;
+      if (data_ == MAP_FAILED) {
+        data_ = nullptr;
+        error = fmt::format("mmap of the worker's shared memory: {}", std::strerror(errno));
+        return nullptr;
+      }
+    }
+    return static_cast<float*>(data_);
+  }
+
+ private:
+  int fd_;
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+void handle_line(const std::string& line, WorkerOutcome& outcome, const WorkerEvents& events,
+                 int reply_fd, SharedMemory* shared) {
   WorkerMessage message = read_worker_line(line);
   switch (message.kind) {
+  case WorkerMessage::Kind::exchange:
+    if (reply_fd >= 0 && events.on_exchange)
+      write_reply(reply_fd, events.on_exchange(message.payload));
+    break;
+  case WorkerMessage::Kind::host_all_reduce:
+    if (reply_fd >= 0 && shared != nullptr && events.on_host_all_reduce) {
+      std::string error;
+      float* data = shared->map(message.count * sizeof(float), error);
+      write_reply(reply_fd, data != nullptr ? events.on_host_all_reduce(data, message.count)
+                                            : exchange_error_line(error));
+    }
+    break;
   case WorkerMessage::Kind::phase:
     outcome.last_phase = std::move(message.phase);
     outcome.last_progress.clear();
@@ -151,6 +223,23 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
                                      std::strerror(error)));
   }
 
+  // The reply pipe (under mpirun): the worker reads [0] as kWorkerReplyFd, we write [1]; and the
+  // memory file for host collectives, the worker's kWorkerSharedMemoryFd.
+  int reply_fds[2] = {-1, -1};
+  int shared_fd = -1;
+  if (launch.reply_channel &&
+      (pipe2(reply_fds, O_CLOEXEC) != 0 ||
+       (shared_fd = memfd_create("aisp-worker-shared", MFD_CLOEXEC)) < 0)) {
+    const int error = errno;
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    close(log_fd);
+    for (const int fd : reply_fds)
+      if (fd >= 0) close(fd);
+    throw std::runtime_error(fmt::format("pipe or memfd_create: {}", std::strerror(error)));
+  }
+  SharedMemory shared(shared_fd);
+
   PrivateTempDir temp_dir;
   WorkerLaunch with_temp_dir = launch;
   if (temp_dir.path())
@@ -164,15 +253,27 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     close(log_fd);
+    for (const int fd : reply_fds)
+      if (fd >= 0) close(fd);
     throw std::runtime_error(fmt::format("fork: {}", std::strerror(error)));
   }
   if (pid == 0) {
+    // Out of the way of the fixed numbers first, so no dup2 below overwrites another's source
+    // (the log too: it may hold 4 or 5). F_DUPFD_CLOEXEC: the copies themselves are not inherited.
+    const int log_copy = fcntl(log_fd, F_DUPFD_CLOEXEC, kWorkerSharedMemoryFd + 1);
+    const int reply_read =
+        reply_fds[0] >= 0 ? fcntl(reply_fds[0], F_DUPFD_CLOEXEC, kWorkerSharedMemoryFd + 1) : -1;
+    const int shared_copy =
+        shared_fd >= 0 ? fcntl(shared_fd, F_DUPFD_CLOEXEC, kWorkerSharedMemoryFd + 1) : -1;
     dup2(pipe_fds[1], kWorkerProtocolFd);  // dup2 clears FD_CLOEXEC on the new descriptor
-    exec_worker(with_temp_dir, log_fd);
+    if (reply_read >= 0) dup2(reply_read, kWorkerReplyFd);
+    if (shared_copy >= 0) dup2(shared_copy, kWorkerSharedMemoryFd);
+    exec_worker(with_temp_dir, log_copy >= 0 ? log_copy : log_fd);
   }
   setpgid(pid, pid);
   close(pipe_fds[1]);
   close(log_fd);
+  if (reply_fds[0] >= 0) close(reply_fds[0]);
 
   const auto deadline =
       started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(launch.timeout);
@@ -205,11 +306,13 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
     }
     buffer.append(chunk, static_cast<std::size_t>(n));
     for (std::size_t newline; (newline = buffer.find('\n')) != std::string::npos;) {
-      handle_line(buffer.substr(0, newline), outcome, events);
+      handle_line(buffer.substr(0, newline), outcome, events, reply_fds[1],
+                  launch.reply_channel ? &shared : nullptr);
       buffer.erase(0, newline + 1);
     }
   }
   close(pipe_fds[0]);
+  if (reply_fds[1] >= 0) close(reply_fds[1]);
   if (outcome.timed_out || outcome.interrupted)
     kill(-pid, SIGKILL);
   int status = 0;

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -25,6 +26,10 @@ struct WorkerLaunch {
   std::filesystem::path log_file;
   std::chrono::duration<double> timeout;
   std::vector<std::pair<std::string, std::string>> environment;  // added to the worker's
+  // Under mpirun: a second pipe, the worker's kWorkerReplyFd, on which the orchestrator answers
+  // its exchange lines (WorkerEvents::on_exchange), and a memory file both map, the worker's
+  // kWorkerSharedMemoryFd, for its host collectives (WorkerEvents::on_host_all_reduce).
+  bool reply_channel = false;
 };
 
 struct WorkerOutcome {
@@ -47,6 +52,12 @@ struct WorkerEvents {
   std::function<void(const std::string&)> on_phase;     // a phase line
   std::function<void(const std::string&)> on_progress;  // a progress line (samples vs the rule)
   std::function<void()> on_wait;                        // about every 100 ms while waiting
+  // An exchange line's payload; returns the reply line (without its newline). Without it, or
+  // without WorkerLaunch::reply_channel, exchange lines are ignored.
+  std::function<std::string(const std::string&)> on_exchange;
+  // A host all-reduce of `count` floats, which the worker left in the shared memory: sum them
+  // there in place; returns the reply line.
+  std::function<std::string(float* data, std::size_t count)> on_host_all_reduce;
 };
 
 // `interrupt` is polled; when it turns true the worker is killed and the outcome says so.

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/rank_exchange.hpp"
 #include "results/results_json.hpp"
 
 namespace aisp {
@@ -23,6 +24,38 @@ std::string worker_progress_line(const std::string& detail) {
 
 std::string worker_result_line(const PairResult& result) {
   return dump_line(nlohmann::json{{"type", "result"}, {"result", to_json(result)}});
+}
+
+std::string worker_exchange_line(const std::string& payload) {
+  return dump_line(nlohmann::json{{"type", "exchange"}, {"payload", payload}});
+}
+
+std::string worker_host_all_reduce_line(std::size_t count) {
+  return dump_line(nlohmann::json{{"type", "host_all_reduce"}, {"count", count}});
+}
+
+std::string exchange_reply_line(const std::vector<std::string>& values) {
+  return dump_line(nlohmann::json{{"ok", true}, {"values", values}});
+}
+
+std::string exchange_error_line(const std::string& error) {
+  return dump_line(nlohmann::json{{"ok", false}, {"error", error}});
+}
+
+ExchangeReply read_exchange_reply(std::string_view line) {
+  ExchangeReply reply;
+  try {
+    const nlohmann::json parsed = nlohmann::json::parse(line);
+    reply.ok = parsed.at("ok").get<bool>();
+    if (reply.ok)
+      reply.values = parsed.at("values").get<std::vector<std::string>>();
+    else
+      reply.error = parsed.at("error").get<std::string>();
+  } catch (const nlohmann::json::exception& error) {
+    throw RankExchangeError(std::string("the orchestrator's exchange reply is malformed (") +
+                            error.what() + "): " + std::string(line.substr(0, 200)));
+  }
+  return reply;
 }
 
 WorkerMessage read_worker_line(std::string_view line) {
@@ -49,6 +82,18 @@ WorkerMessage read_worker_line(std::string_view line) {
     if (detail != parsed.end() && detail->is_string()) {
       message.kind = WorkerMessage::Kind::progress;
       message.detail = detail->get<std::string>();
+    }
+  } else if (type == "exchange") {
+    const auto payload = parsed.find("payload");
+    if (payload != parsed.end() && payload->is_string()) {
+      message.kind = WorkerMessage::Kind::exchange;
+      message.payload = payload->get<std::string>();
+    }
+  } else if (type == "host_all_reduce") {
+    const auto count = parsed.find("count");
+    if (count != parsed.end() && count->is_number_unsigned()) {
+      message.kind = WorkerMessage::Kind::host_all_reduce;
+      message.count = count->get<std::size_t>();
     }
   } else if (type == "result") {
     const auto found = parsed.find("result");

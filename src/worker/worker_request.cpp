@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <utility>
+
 namespace aisp {
 
 std::vector<std::string> worker_argv(const std::string& executable, const WorkerRequest& request) {
@@ -23,6 +25,15 @@ std::vector<std::string> worker_argv(const std::string& executable, const Worker
   if (!request.profile_variant.empty()) {
     argv.emplace_back(worker_flags::kProfileVariant);
     argv.push_back(request.profile_variant);
+  }
+  if (request.rank_count > 1) {
+    for (const auto& [flag, value] :
+         {std::pair{worker_flags::kRank, request.rank},
+          std::pair{worker_flags::kRankCount, request.rank_count},
+          std::pair{worker_flags::kReplyFd, kWorkerReplyFd}}) {
+      argv.emplace_back(flag);
+      argv.push_back(std::to_string(value));
+    }
   }
   return argv;
 }

@@ -3,7 +3,7 @@
 # the allowed range (exit 2) in bench run and bench verify; a pair that needs 2 GPUs is skipped
 # with a reason that says so on a machine without enough GPUs (never failed, exit 0), with or
 # without --gpus, its status and reason in results.json; --gpus is recorded in the manifest;
-# the chapter pairs of issue 14 (ch02, ch04) pass the contract audit.
+# the chapter pairs of issue 14 (ch02, ch04, ch15) pass the contract audit.
 # On a machine with GPUs the skip cases are left to tests/gpu/test_multi_gpu.sh.
 # Arguments: $1 the aisp binary, $2 the aisp_test_suite binary, $3 a scratch directory.
 set -u
@@ -47,17 +47,19 @@ PY
   expect "the cheat on other GPUs is skipped, not failed, without 2 GPUs" 0 stdout "needs 2 GPUs" \
     "$suite" bench verify -t ch97:scale_per_gpu_skips_peer --artifacts-dir "$work/verify2"
   expect "the chapter pairs of issue 14 skip with the reason" 0 stdout "needs 2 GPUs" \
-    "$aisp" bench verify -t ch02 -t ch04 --artifacts-dir "$work/chapters"
+    "$aisp" bench verify -t ch02 -t ch04 -t ch15 --artifacts-dir "$work/chapters"
   grep -qE "^([0-9]+) pairs: 0 passed, 0 failed, \1 skipped" "$work/stdout" \
-    || fail "ch02 and ch04 are not all skipped"
+    || fail "ch02, ch04 and ch15 are not all skipped"
 else
   echo "ok   (skip cases left to tests/gpu/test_multi_gpu.sh: $gpus GPUs here)"
 fi
 
 expect "bench audit: ch02's pairs are complete" 0 stdout "2 pairs: 2 complete, 0 incomplete" \
   "$aisp" bench audit -t ch02
-expect "bench audit: ch04's pairs are complete" 0 stdout "14 pairs: 14 complete, 0 incomplete" \
+expect "bench audit: ch04's pairs are complete" 0 stdout "19 pairs: 19 complete, 0 incomplete" \
   "$aisp" bench audit -t ch04
+expect "bench audit: ch15's pairs are complete" 0 stdout "3 pairs: 3 complete, 0 incomplete" \
+  "$aisp" bench audit -t ch15
 expect "bench audit: ch04 declares NCCL as its library reference" 0 stdout \
   "library reference: NCCL" "$aisp" bench audit -t ch04
 expect "bench audit: the multi-GPU test pairs are complete" 0 stdout \

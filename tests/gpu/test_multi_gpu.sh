@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # On a GPU machine: the multi-GPU paths (docs/multi-gpu.md). NOT YET RUN: written for issue 14
 # without a machine of 2 GPUs; the first run on one may need its expectations adjusted.
-# With 1 GPU visible: every 2-GPU pair (ch97, ch02, ch04) is skipped with "needs 2 GPUs, 1
+# With 1 GPU visible: every 2-GPU pair (ch97, ch02, ch04, ch15) is skipped with "needs 2 GPUs, 1
 # visible". With 2 or more: ch97:scale_per_gpu passes verification on 2 GPUs (every GPU's output
 # read back and compared) and is timed per call with the multi-GPU reason; the cheat that leaves
 # GPU 1's output unwritten fails verification; --gpus beyond the visible GPUs is a skip saying so;
-# hiding a GPU (CUDA_VISIBLE_DEVICES=0) makes the pairs skip; ch02 and ch04 pass verification.
+# hiding a GPU (CUDA_VISIBLE_DEVICES=0) makes the pairs skip; ch02, ch04 and ch15 pass
+# verification.
 # Arguments: <aisp> <aisp_test_suite> <work dir>
 set -u
 aisp="$1"; suite="$2"; work="$3"
@@ -18,8 +19,8 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 one_visible() { CUDA_VISIBLE_DEVICES=0 "$@"; }
 expect "1 GPU visible: ch97 is skipped with the reason" 0 stdout "needs 2 GPUs, 1 visible" \
   one_visible "$suite" bench verify -t =ch97:scale_per_gpu --artifacts-dir "$work/one"
-expect "1 GPU visible: ch02 and ch04 are skipped with the reason" 0 stdout \
-  "needs 2 GPUs, 1 visible" one_visible "$aisp" bench verify -t ch02 -t ch04 \
+expect "1 GPU visible: ch02, ch04 and ch15 are skipped with the reason" 0 stdout \
+  "needs 2 GPUs, 1 visible" one_visible "$aisp" bench verify -t ch02 -t ch04 -t ch15 \
   --artifacts-dir "$work/one_chapters"
 # ch04's fused one-shot all-reduce + RMSNorm kernel, as two ranks on one GPU (ch85: its barrier,
 # indexing and call counting; NVLink is what it cannot show).
@@ -55,8 +56,8 @@ for role in ("baseline", "optimized"):
 print("\n".join(problems) or "ok   timed per call on 2 GPUs")
 sys.exit(1 if problems else 0)
 PY
-  expect "2 GPUs: ch02 and ch04 pass verification" 0 stdout "0 failed" \
-    "$aisp" bench verify -t ch02 -t ch04 --artifacts-dir "$work/chapters"
+  expect "2 GPUs: ch02, ch04 and ch15 pass verification" 0 stdout "0 failed" \
+    "$aisp" bench verify -t ch02 -t ch04 -t ch15 --artifacts-dir "$work/chapters"
 else
   echo "ok   (the 2-GPU cases need 2 GPUs: $gpus here)"
 fi
