@@ -249,6 +249,29 @@ __device__ __forceinline__ void a_fragment(const Slice<kBits, kRowTiles>& s, int
 // The accumulators of a warp's kRowTiles × kTiles MMA C fragments into y (batch-major, bf16),
 // batch columns past `batch` skipped. C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 =
 // row g + 8. Shared by both kernels' epilogues.
+// The sum of x[b][kGroup · grp + 32 · quarter .. + 31] over the four lanes of an aligned lane quad
+// (quarter = lane % 4), for the folded bias term (136 · sum). Every lane of the warp must call it
+// (the quad is summed by shuffles); a lane with valid == false adds 0.
+__device__ __forceinline__ float group_x_sum_quad(const __nv_bfloat16* x, int k, int b, int grp,
+                                                  int quarter, bool valid) {
+  float sum = 0.0f;
+  if (valid) {
+    const uint4* src = reinterpret_cast<const uint4*>(x + static_cast<std::size_t>(b) * k +
+                                                      grp * kGroup + 32 * quarter);
+#pragma unroll
+    for (int v = 0; v < 4; ++v) {
+      const uint4 w = __ldg(src + v);
+      const std::uint32_t words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+        sum += __uint_as_float(words[i] << 16) + __uint_as_float(words[i] & 0xFFFF0000u);
+    }
+  }
+  sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
+  sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
+  return sum;
+}
+
 template <int kTiles, int kRowTiles>
 __device__ __forceinline__ void store_y(const float (&acc)[kRowTiles][kTiles][4],
                                         __nv_bfloat16* __restrict__ y, int n, int batch,
@@ -340,24 +363,10 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock<kSplit>, kMinBlocks)
     const int items = groups * batch * 4;
     for (int base = 32 * warp; base < items; base += 32 * kWarps) {
       const int item = base + lane;
-      float sum = 0.0f;
-      if (item < items) {
-        const int entry = item / 4, grp = entry / batch, b = entry % batch;
-        const uint4* src = reinterpret_cast<const uint4*>(x + static_cast<std::size_t>(b) * k +
-                                                          grp * kGroup + 32 * (item % 4));
-#pragma unroll
-        for (int v = 0; v < 4; ++v) {
-          const uint4 w = __ldg(src + v);
-          const std::uint32_t words[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-          for (int i = 0; i < 4; ++i)
-            sum += __uint_as_float(words[i] << 16) + __uint_as_float(words[i] & 0xFFFF0000u);
-        }
-      }
-      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
-      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
+      const int entry = item / 4, grp = entry / batch, b = entry % batch;
+      const float sum = group_x_sum_quad(x, k, b, grp, item % 4, item < items);
       if (item < items && item % 4 == 0)
-        x_sums[item / 4 / batch][item / 4 % batch] = 136.0f * sum;
+        x_sums[grp][b] = 136.0f * sum;
     }
     __syncthreads();
   }
@@ -886,24 +895,10 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
     const int items = groups * batch * 4;
     for (int base = 32 * warp; base < items; base += kConsumers) {
       const int item = base + lane;
-      float sum = 0.0f;
-      if (item < items) {
-        const int entry = item / 4, b = entry / groups, grp = entry % groups;
-        const uint4* src = reinterpret_cast<const uint4*>(x + static_cast<std::size_t>(b) * k +
-                                                          grp * kGroup + 32 * (item % 4));
-#pragma unroll
-        for (int v = 0; v < 4; ++v) {
-          const uint4 w = __ldg(src + v);
-          const std::uint32_t words[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-          for (int i = 0; i < 4; ++i)
-            sum += __uint_as_float(words[i] << 16) + __uint_as_float(words[i] & 0xFFFF0000u);
-        }
-      }
-      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 1);
-      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, 2);
+      const int entry = item / 4, b = entry / groups, grp = entry % groups;
+      const float sum = group_x_sum_quad(x, k, b, grp, item % 4, item < items);
       if (item < items && item % 4 == 0)
-        x_sums[item / 4] = 136.0f * sum;  // [b][group]: entry = b · groups + group
+        x_sums[entry] = 136.0f * sum;  // [b][group]: entry = b · groups + group
     }
   }
   asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");

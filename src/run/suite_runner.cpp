@@ -58,14 +58,20 @@ std::string log_tail(const std::filesystem::path& log, std::size_t max_lines) {
   return tail;
 }
 
-PairResult result_without_report(const PairInfo& pair, const WorkerOutcome& outcome,
-                                 const std::filesystem::path& log, double timeout_s) {
+// A result that names the pair and its two variants, nothing measured yet.
+PairResult named_result(const PairInfo& pair) {
   PairResult r;
   r.target = pair.target;
   r.chapter = pair.chapter;
   r.pair = pair.pair;
   r.baseline_variant = pair.baseline->stem;
   r.optimized_variant = pair.optimized->stem;
+  return r;
+}
+
+PairResult result_without_report(const PairInfo& pair, const WorkerOutcome& outcome,
+                                 const std::filesystem::path& log, double timeout_s) {
+  PairResult r = named_result(pair);
   const std::string tail = log_tail(log, 3);
   const std::string context = tail.empty() ? "" : fmt::format("; log: {}", tail);
   if (outcome.interrupted) {
@@ -319,12 +325,7 @@ PairResult rank_result_from_json(const std::string& text, const PairInfo& pair, 
   try {
     return pair_result_from_json(nlohmann::json::parse(text));
   } catch (const std::exception& error) {
-    PairResult r;
-    r.target = pair.target;
-    r.chapter = pair.chapter;
-    r.pair = pair.pair;
-    r.baseline_variant = pair.baseline->stem;
-    r.optimized_variant = pair.optimized->stem;
+    PairResult r = named_result(pair);
     r.status = PairStatus::crashed;
     r.reason = fmt::format("rank {}'s result could not be read: {}", rank, error.what());
     return r;

@@ -227,17 +227,20 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
   // memory file for host collectives, the worker's kWorkerSharedMemoryFd.
   int reply_fds[2] = {-1, -1};
   int shared_fd = -1;
-  if (launch.reply_channel &&
-      (pipe2(reply_fds, O_CLOEXEC) != 0 ||
-       (shared_fd = memfd_create("aisp-worker-shared", MFD_CLOEXEC)) < 0)) {
+  // Before the worker exists: close what was opened so far and say which call failed (errno).
+  const auto fail_before_fork = [&](const char* call) {
     const int error = errno;
     close(pipe_fds[0]);
     close(pipe_fds[1]);
     close(log_fd);
     for (const int fd : reply_fds)
       if (fd >= 0) close(fd);
-    throw std::runtime_error(fmt::format("pipe or memfd_create: {}", std::strerror(error)));
-  }
+    throw std::runtime_error(fmt::format("{}: {}", call, std::strerror(error)));
+  };
+  if (launch.reply_channel &&
+      (pipe2(reply_fds, O_CLOEXEC) != 0 ||
+       (shared_fd = memfd_create("aisp-worker-shared", MFD_CLOEXEC)) < 0))
+    fail_before_fork("pipe or memfd_create");
   SharedMemory shared(shared_fd);
 
   PrivateTempDir temp_dir;
@@ -248,15 +251,8 @@ WorkerOutcome run_worker_process(const WorkerLaunch& launch, const std::atomic<b
   // The worker writes protocol lines to a fixed descriptor number, named in its argv
   // (worker_argv: --out-fd kWorkerProtocolFd).
   const pid_t pid = fork();
-  if (pid < 0) {
-    const int error = errno;
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    close(log_fd);
-    for (const int fd : reply_fds)
-      if (fd >= 0) close(fd);
-    throw std::runtime_error(fmt::format("fork: {}", std::strerror(error)));
-  }
+  if (pid < 0)
+    fail_before_fork("fork");
   if (pid == 0) {
     // Out of the way of the fixed numbers first, so no dup2 below overwrites another's source
     // (the log too: it may hold 4 or 5). F_DUPFD_CLOEXEC: the copies themselves are not inherited.
