@@ -1141,10 +1141,14 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
+// kBlocksPerSm: the blocks one SM has room for (registers, shared memory); kGridPerSm: the blocks
+// per SM launched (fewer leaves room for the next call's blocks under PDL).
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm,
+          int kGridPerSm = kBlocksPerSm>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
                                bool programmatic_launch, cudaStream_t stream) {
+  static_assert(kGridPerSm >= 1 && kGridPerSm <= kBlocksPerSm, "launch at most the blocks that fit");
   constexpr int kStageChunks = kWarps * kChunksPerWarp;
   if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
@@ -1155,7 +1159,7 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
       e != cudaSuccess)
     return e;
   const int tiles = n / kTileRows;
-  const int blocks = std::min(tiles, sms * kBlocksPerSm);
+  const int blocks = std::min(tiles, sms * kGridPerSm);
   const int max_tiles = (tiles + blocks - 1) / blocks;
   const BulkLayout layout(kStageChunks * kChunkBytes<4>, kStages, max_tiles, k / kGroup);
   const auto kernel = weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm>;
@@ -1280,11 +1284,19 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 // block starts only when the SM's one block has exited), 28.3 / 25.8 us at batch 4.
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, bool programmatic_launch, cudaStream_t stream) {
+                                         int batch, bool programmatic_launch,
+                                         WeightOnlyBulkGrid grid, cudaStream_t stream) {
   if (n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
-  return launch_bulk_config<8, 2, 4, 2>(w_packed, scales, x, y, n, k, batch, programmatic_launch,
-                                        stream);
+  switch (grid) {
+  case WeightOnlyBulkGrid::two_blocks_per_sm:
+    return launch_bulk_config<8, 2, 4, 2>(w_packed, scales, x, y, n, k, batch,
+                                          programmatic_launch, stream);
+  case WeightOnlyBulkGrid::one_block_per_sm:
+    return launch_bulk_config<8, 2, 4, 2, 1>(w_packed, scales, x, y, n, k, batch,
+                                             programmatic_launch, stream);
+  }
+  return cudaErrorInvalidValue;
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

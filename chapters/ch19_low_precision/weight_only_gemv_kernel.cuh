@@ -67,9 +67,14 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 // stage. N a multiple of 16, K of 2048. `programmatic_launch`: launched with programmatic
 // dependent launch (PDL): the weight copies start before griddepcontrol.wait, x is read and y
 // written only after it. Needs sm_90.
+// `grid`: two_blocks_per_sm fills every SM; one_block_per_sm launches half as many blocks (each
+// twice the bytes) so that, under PDL, the next call's block finds room on every SM at once and
+// its weight copies run while this call finishes.
+enum class WeightOnlyBulkGrid { two_blocks_per_sm, one_block_per_sm };
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, bool programmatic_launch, cudaStream_t stream);
+                                         int batch, bool programmatic_launch,
+                                         WeightOnlyBulkGrid grid, cudaStream_t stream);
 
 // The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
 // q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
