@@ -71,6 +71,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include <cuda_fp16.h>
+
 #include "../common/mbarrier.cuh"
 #include "../common/mma_sync.cuh"
 #include "../common/quant_weight_only.cuh"
@@ -756,33 +758,55 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 }
 
 // ---- The bulk kernel (launch_weight_only_gemv_bulk) --------------------------------------------
-// INT4, batch <= 8. One persistent block per slot (kBlocksPerSm per SM, the grid sized to the SM
-// count), each owning an equal run of whole 16-row tiles: with the packed layout a block's weights
-// are ONE contiguous run of bytes (~222 KiB per block for the INT4 layer), which a single thread
-// streams with the copy engine (cp.async.bulk, L2 evict-first, completing on an mbarrier per
-// stage) into a ring of kStages stages of kWarps · kChunksPerWarp 1 KiB chunks. The copies cost
-// one instruction per stage, not one per 16 bytes per lane, and the whole ring is requested from
-// the block's first instruction. Every SM streams the same bytes to within one tile (13 or 14 of
-// 1792 tiles per SM: no tail wave).
+// INT4, batch 1..2. Persistent blocks, kBlocksPerSm per SM (the grid sized to the SM count), each
+// owning an equal run of whole 16-row tiles: with the packed layout a block's weights are ONE
+// contiguous run of bytes (~222 KiB per block for the INT4 layer), which a single thread streams
+// with the copy engine (cp.async.bulk, L2 evict-first, completing on an mbarrier per stage) into a
+// ring of kStages stages of kWarps · kChunksPerWarp 1 KiB chunks. Every SM streams the same bytes
+// to within one tile (13 or 14 of 1792 tiles per SM: no tail wave).
 // A stage holds kStageChunks consecutive 128-k groups of one tile (the launcher requires the
 // groups per row to be a multiple of it), so the tile and group of every chunk follow from a
 // counter, with no division. Consumer warp w takes chunks kChunksPerWarp·w .. +kChunksPerWarp-1
-// of each stage (adjacent groups: their scales are one 32-bit load per row, their bias terms one
-// 64-bit load): two independent groups in flight per warp, and the per-stage bookkeeping (the
-// barrier wait and hand-back, the loop) paid once for both. The stage is handed back (one arrival
-// per warp on its empty barrier) once the warp's MMAs have consumed the words it loaded from it.
-// A warp's sums for a tile go to the block's per-tile slots in shared memory (red.shared.add) when
-// the stages move on to the next tile; one barrier at the end, then the block writes its rows of
-// y. The nibbles' bias is removed per group with 136 · sum(x), summed once per block into shared
-// memory while the first stages are in flight.
-// First version (one chunk per warp and stage, tile and group by integer division, the stage
-// handed back right after its words were loaded; NVIDIA H200, run 20261124-090011-64e0): 27.6 us
-// at int4_b1 against the ring kernel's 21.8; ncu: 12.8 M warp instructions (ring kernel 7.4 M),
-// ~200 per 1 KiB chunk, 47% issue, DRAM 45%; int4_b4 intermittently and the two-batch-tile form
-// at batch 16 consistently wrong (a stage refilled before all its words were in registers).
-// Launched with programmatic dependent launch (weight copies before griddepcontrol.wait) it was
-// slower still: 33.6 us (int4_b1), 47.7 against 50.7 us only on the 2x wider layer; that form let
-// a third block (the next call's) onto each SM.
+// of each stage (adjacent groups: their scales are one 32-bit load per row): two independent MMA
+// chains per warp, the per-stage bookkeeping paid once for both. The stage is handed back (one
+// arrival per warp on its empty barrier) once the warp's MMAs have consumed the words it loaded.
+//
+// Where the time goes, and why this form: the copy ring alone (the same producer, consumers that
+// only touch one word per stage) streams the 58.7 MB INT4 layer in 14.7 us on the H200 (13.1-13.4
+// with PDL; the README's "where the time goes"), while the previous consumer (bf16 magic, x
+// through L1, shared-memory float atomics per tile) took 22.2 us with 244 SASS instructions per
+// stage, 112 of them the dequantization. The consumers' instruction stream is the limit, so this
+// version cuts it:
+// - fp16 instead of bf16 fragments. fp16 has 10 mantissa bits, so a nibble can be OR-ed into
+//   1024.0 (0x6400) at bits 0..3 OR at bits 4..7: (w & 0x000F000F) | 0x64006400 is the fp16 pair
+//   (1024 + u, 1024 + u') of nibbles 0 and 4 ("lo", pair 0), (w & 0x00F000F0) | 0x64006400 the
+//   pair (1024 + 16u, 1024 + 16u') of nibbles 1 and 5 ("hi", pair 1), and with one shift
+//   w8 = w >> 8 the same two LOP3s give pairs 2 (lo) and 3 (hi): 5 instructions per word for its
+//   four pairs instead of 7 (one shift and one LOP3 per pair).
+// - The ×16 of the "hi" pairs is compensated in x, not in the weights: in each MMA step the hi
+//   pair sits at MMA k 2q+8, 2q+9 (a2, a3), which the permuted k maps to x[... + 2..3] of every
+//   4 (k with (k >> 1) & 1 == 1). The block keeps an fp16 copy of x in shared memory with those
+//   positions divided by 16 (exact: a power of two). An MMA then sums (1024 + u)·x (lo) and
+//   (1024 + 16u)·x/16 = (64 + u)·x (hi); with q = u - 8 that is (1032 + q)·x and 1152·(x/16) +
+//   q·x, so the bias to remove per group and batch row is 1032·Σ_lo x16 + 1152·Σ_hi (x16/16),
+//   summed once per block from the fp16 values the MMAs use.
+// - x to fp16 exactly: x is bf16 (8-bit significand, which fits fp16's 11) but its range does
+//   not fit fp16's. The block scales x by 2^s, chosen per call from amax|x| so that amax·2^s lies
+//   in [2^14, 2^15) (fp16's largest finite value is 65504), and y is multiplied by 2^-s at the
+//   end. Every x within 2^28 of amax (lo positions) or 2^24 (hi positions, divided by 16) then
+//   converts exactly (fp16 normals reach 2^-14); smaller ones become fp16 subnormals or zero,
+//   contributing less than 2^-24 of amax each. amax = 0 gives s = 0; s is clamped to
+//   [-122, 126] (x non-finite or below 2^-111 in amax: outside what this kernel is for).
+// - x from shared memory: the B fragments are four LDS.128 per group from the fp16 copy (the
+//   layout pads 16 bytes after each 64 k so a quad's four 64-byte runs hit distinct banks, and
+//   the rows of batch 2 sit 32 bytes apart modulo 128), not LDG through L1 per chunk.
+// - One MMA chain per group (8 steps) and the bias subtracted once per group and column.
+// - No shared-memory float atomics (compiled as CAS loops): each warp writes its sums of a tile
+//   to its own slots with plain stores; the block adds the kWarps slots of each row at the end.
+// - The stage loop unrolled by kStages: ring offsets are immediates, the parity a flipping bit.
+// Precision: the MMA sums (1032 + q)·x16 against 136 + q before, so ~3 more bits cancel in the
+// fp32 accumulation when the bias is removed; the result is still far more precise than the bf16
+// rounding of y (the pair's relative RMS error is dominated by that rounding).
 // PDL (launch_weight_only_gemv_bulk's programmatic_launch): each block lets the next launch start
 // at once (griddepcontrol.launch_dependents), and its producer starts the weight and scale copies
 // without waiting; the consumers read x (a previous kernel's output in a layer chain) and write
@@ -790,13 +814,11 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 // visible. Two blocks fill an SM's registers, so the next call's blocks start only where one of
 // this call's has exited: its ramp overlaps this call's tail. Launched without the attribute, both
 // instructions do nothing.
-// Measured (NVIDIA H200, graph replay, run 20261124-091514-6b9d): int4_b1 22.2 us, with PDL
-// 19.7 us (0.70 of 4275 GB/s on the weight bytes; ring kernel 21.9); on the 2x wider layer 38.8 /
-// 35.9 us: a fixed cost of 5.6 / 3.5 us per call and 3.54 / 3.62 TB/s streaming (run
-// 20261124-092812-17c7, same code: 22.6 / 20.1 and 39.6 / 36.4 us). ncu (int4_b1): 8.39 M warp
-// instructions, 38% issue, DRAM 56%, L1 64% busy (x per chunk through L1), SMs active 83% of the
-// elapsed cycles.
-constexpr int kBulkMaxBatch = 8;
+// Bytes: N·K/2 (weights) + N·K/128·2 (scales) + batch·K·2 (x, read twice per block from L2) +
+// batch·N·2 (y); FLOPs 2·batch·N·K. Ceiling: HBM bandwidth on the weight bytes (4275 GB/s copy
+// ceiling, ANCHORS; the same ring with idle consumers: 14.7 us for the INT4 layer).
+constexpr int kBulkMaxBatch = 2;
+constexpr int kXGroupBytes = 2 * kGroup + 32;  // one group of fp16 x: 256 bytes + 2 pads of 16
 
 // Global -> this CTA's shared memory, `bytes` (a multiple of 16, both addresses 16-byte aligned)
 // completing on `bar`; the L2 lines tagged with `policy` (evict-first here, like the other
@@ -810,46 +832,79 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint3
                : "memory");
 }
 
-// The block's shared memory (dynamic): barriers, the ring, the block's scales, the per-tile
-// slots of y (fp32, [tile][row][batch]), 136 · sum(x) ([batch][group]).
+// The three constants of the fp16 nibble conversion, kernel arguments for the reason NibbleMagic
+// gives (one LOP3 per pair).
+struct NibbleMagicHalf {
+  std::uint32_t lo_mask;  // 0x000F000F: nibbles at bits 0..3 of each half
+  std::uint32_t hi_mask;  // 0x00F000F0: nibbles at bits 4..7 of each half (×16)
+  std::uint32_t bits;     // 0x64006400: fp16 1024.0 in each half, whose last 10 bits are mantissa
+};
+
+__device__ __forceinline__ std::uint32_t lop3_and_or(std::uint32_t a, std::uint32_t mask,
+                                                     std::uint32_t bits) {
+  std::uint32_t r;
+  asm("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(r) : "r"(a), "r"(mask), "r"(bits));  // (a & b) | c
+  return r;
+}
+
+// Byte offset of fp16 x[b][k] (k a multiple of 8: one 16-byte piece) in the block's copy: per
+// group 4 runs of 32 k (one per lane quad position q) at 0, 64, 144, 208 (a 16-byte pad after
+// runs 1 and 3), so that the four 16-byte pieces a quad reads at once fall in distinct banks.
+__device__ __forceinline__ int x16_offset(int b, int k, int row_stride) {
+  const int grp = k / kGroup, quarter = (k % kGroup) / 32;
+  return b * row_stride + grp * kXGroupBytes + 64 * quarter + 16 * (quarter / 2) + 2 * (k % 32);
+}
+
+// The block's shared memory (dynamic): barriers, the ring, the block's scales, the fp16 x copy
+// ([batch][group], padded), the bias terms ([group][batch] fp32), each warp's slots of y (fp32,
+// [warp][tile][row][batch]), and a per-warp scratch word for the amax reduction.
 struct BulkLayout {
-  int ring, scales, slots, x_sums, bytes;
-  __host__ __device__ BulkLayout(int stage_bytes, int stages, int max_tiles, int groups) {
+  int ring, scales, x16, x_row_stride, bias, slots, scratch, bytes;
+  __host__ __device__ BulkLayout(int stage_bytes, int stages, int max_tiles, int groups, int batch,
+                                 int warps) {
     const auto up = [](int v) { return (v + 127) / 128 * 128; };
     ring = up((2 * stages + 1) * 8);
     scales = ring + up(stage_bytes * stages);
-    slots = scales + up(max_tiles * kTileRows * groups * 2);
-    x_sums = slots + up(max_tiles * kTileRows * kBulkMaxBatch * 4);
-    bytes = x_sums + up(groups * kBulkMaxBatch * 4);
+    x16 = scales + up(max_tiles * kTileRows * groups * 2);
+    x_row_stride = groups * kXGroupBytes;
+    x_row_stride += (32 - x_row_stride % 128 + 128) % 128;  // rows 32 bytes apart modulo 128
+    bias = x16 + up(batch * x_row_stride);
+    slots = bias + up(groups * batch * 4);
+    scratch = slots + up(warps * max_tiles * kTileRows * batch * 4);
+    bytes = scratch + up(warps * 4);
   }
 };
 
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm>
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch>
 __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
     weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
                           const __nv_bfloat16* __restrict__ scales,
                           const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, int n,
-                          int k, int batch, int max_tiles, NibbleMagic magic) {
-  static_assert(kChunksPerWarp == 2, "adjacent pairs of groups per warp (scales, bias loads)");
+                          int k, int max_tiles, NibbleMagicHalf magic) {
+  static_assert(kChunksPerWarp == 2, "adjacent pairs of groups per warp (one scale load per row)");
+  static_assert(kBatch >= 1 && kBatch <= kBulkMaxBatch, "columns 0..1: lanes with q == 0");
   constexpr int kChunk = kChunkBytes<4>;  // 1 KiB: 16 rows x 128 k
   constexpr int kStageChunks = kWarps * kChunksPerWarp;
   constexpr int kStageBytes = kStageChunks * kChunk;
   constexpr int kConsumers = 32 * kWarps;
   extern __shared__ __align__(128) std::uint8_t smem[];
   const int groups = k / kGroup;
-  const BulkLayout layout(kStageBytes, kStages, max_tiles, groups);
+  const BulkLayout layout(kStageBytes, kStages, max_tiles, groups, kBatch, kWarps);
   auto* const full = reinterpret_cast<std::uint64_t*>(smem);
   std::uint64_t* const empty = full + kStages;
   std::uint64_t* const scales_ready = empty + kStages;
   std::uint8_t* const ring = smem + layout.ring;
   auto* const s_scales = reinterpret_cast<const std::uint16_t*>(smem + layout.scales);
+  std::uint8_t* const x16 = smem + layout.x16;
+  auto* const bias = reinterpret_cast<float*>(smem + layout.bias);
   auto* const slots = reinterpret_cast<float*>(smem + layout.slots);
-  auto* const x_sums = reinterpret_cast<float*>(smem + layout.x_sums);
+  auto* const scratch = reinterpret_cast<std::uint32_t*>(smem + layout.scratch);
 
   const int tiles = n / kTileRows;
   const int tile_begin = static_cast<int>(static_cast<long long>(blockIdx.x) * tiles / gridDim.x);
   const int tile_end = static_cast<int>(static_cast<long long>(blockIdx.x + 1) * tiles / gridDim.x);
-  const int rounds = (tile_end - tile_begin) * (groups / kStageChunks);
+  const int stages_per_tile = groups / kStageChunks;
+  const int rounds = (tile_end - tile_begin) * stages_per_tile;
   const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
 
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
@@ -887,124 +942,193 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
 
   // The consumers: x and y only once the grid before has completed (PDL; a no-op otherwise).
   asm volatile("griddepcontrol.wait;" ::: "memory");
-  // Zero the slots; 136 · sum(x) per batch row and group (four lanes per entry, 32 x each).
-  for (int i = static_cast<int>(threadIdx.x);
-       i < (tile_end - tile_begin) * kTileRows * kBulkMaxBatch; i += kConsumers)
-    slots[i] = 0.0f;
+  // amax|x| over the whole batch: the bits of a non-negative bf16 order as integers.
+  const int pieces = kBatch * k / 8;  // 16-byte pieces of x: 8 bf16
+  const uint4* const x_pieces = reinterpret_cast<const uint4*>(x);
   {
-    const int items = groups * batch * 4;
-    for (int base = 32 * warp; base < items; base += kConsumers) {
-      const int item = base + lane;
-      const int entry = item / 4, b = entry / groups, grp = entry % groups;
-      const float sum = group_x_sum_quad(x, k, b, grp, item % 4, item < items);
-      if (item < items && item % 4 == 0)
-        x_sums[entry] = 136.0f * sum;  // [b][group]: entry = b · groups + group
+    std::uint32_t amax2 = 0;  // two 16-bit maxima
+    for (int i = static_cast<int>(threadIdx.x); i < pieces; i += kConsumers) {
+      const uint4 v = __ldg(x_pieces + i);
+      amax2 = __vmaxu2(amax2, v.x & 0x7FFF7FFFu);
+      amax2 = __vmaxu2(amax2, v.y & 0x7FFF7FFFu);
+      amax2 = __vmaxu2(amax2, v.z & 0x7FFF7FFFu);
+      amax2 = __vmaxu2(amax2, v.w & 0x7FFF7FFFu);
     }
+    const std::uint32_t amax = __reduce_max_sync(0xFFFFFFFFu, max(amax2 & 0xFFFFu, amax2 >> 16));
+    if (lane == 0)
+      scratch[warp] = amax;
+  }
+  asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
+  std::uint32_t amax = 0;
+#pragma unroll
+  for (int w = 0; w < kWarps; ++w)
+    amax = max(amax, scratch[w]);
+  // amax in [2^(e-127), 2^(e-126)): 2^s puts it in [2^14, 2^15).
+  const int exponent = static_cast<int>(amax >> 7);
+  const int s = amax == 0 ? 0 : min(126, max(-122, 141 - exponent));
+  const float to_lo = __uint_as_float(static_cast<std::uint32_t>(127 + s) << 23);      // 2^s
+  const float to_hi = __uint_as_float(static_cast<std::uint32_t>(127 + s - 4) << 23);  // 2^(s-4)
+  const float from_scaled = __uint_as_float(static_cast<std::uint32_t>(127 - s) << 23);
+  // The fp16 copy of x and, per group and batch row, the bias 1032·Σ_lo + 1152·Σ_hi over the
+  // converted values (16 consecutive pieces are one group: a half warp).
+  for (int i = static_cast<int>(threadIdx.x); i < pieces; i += kConsumers) {
+    const int b = i / (k / 8), k0 = 8 * (i % (k / 8));
+    const uint4 v = __ldg(x_pieces + i);
+    const std::uint32_t words[4] = {v.x, v.y, v.z, v.w};
+    std::uint32_t halves[4];
+    float lo_sum = 0.0f, hi_sum = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+      const float scale = w % 2 ? to_hi : to_lo;  // k0 + 2w, +1: hi when w is odd
+      const __half2 h = __floats2half2_rn(__uint_as_float(words[w] << 16) * scale,
+                                          __uint_as_float(words[w] & 0xFFFF0000u) * scale);
+      const float2 back = __half22float2(h);
+      (w % 2 ? hi_sum : lo_sum) += back.x + back.y;
+      std::memcpy(&halves[w], &h, sizeof(h));
+    }
+    *reinterpret_cast<uint4*>(x16 + x16_offset(b, k0, layout.x_row_stride)) =
+        make_uint4(halves[0], halves[1], halves[2], halves[3]);
+    float sum = 1032.0f * lo_sum + 1152.0f * hi_sum;
+#pragma unroll
+    for (int m = 1; m < 16; m *= 2)
+      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, m);
+    if (lane % 16 == 0)
+      bias[(k0 / kGroup) * kBatch + b] = sum;
   }
   asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
 
   const int g = lane / 4, q = lane % 4;
-  // This thread's B row (batch g, clamped: columns >= batch are never stored) and C columns.
-  const __nv_bfloat16* const xs = x + static_cast<std::size_t>(min(g, batch - 1)) * k + 32 * q;
-  const float* const bias_lo = x_sums + min(2 * q, batch - 1) * groups;
-  const float* const bias_hi = x_sums + min(2 * q + 1, batch - 1) * groups;
+  // This lane's B column (batch g, clamped: columns >= kBatch are never stored) in the fp16 copy.
+  const std::uint8_t* const x_lane =
+      x16 + x16_offset(min(g, kBatch - 1), 32 * q, layout.x_row_stride);
   if (rounds > 0)
     common::mbarrier_wait_parity(scales_ready, 0);
 
+  // acc[e]: rows g (e < 2), g + 8; columns 2q + e % 2 (only lanes q == 0 hold batch columns).
   float acc[4] = {};
-  int tile = tile_begin;
-  int group = kChunksPerWarp * warp;  // this warp's first group in the current stage
+  int local_tile = 0;
+  int group = kChunksPerWarp * warp;     // this warp's first group in the current stage
+  int scale_index = g * groups + group;  // row g of the current tile, that group
   const std::uint32_t lane_ring =
       common::shared_address(ring) + warp * kChunksPerWarp * kChunk + kPieceBytes * lane;
-  // This warp's x (B fragments) and bias terms of its groups in the stage.
-  uint4 xg[kChunksPerWarp][4];
-  float2 b_lo, b_hi;
-  const auto load_x_and_bias = [&] {
+  float* const warp_slots = slots + warp * max_tiles * kTileRows * kBatch;
+  std::uint32_t parity = 0;
+  for (int base = 0; base < rounds; base += kStages, parity ^= 1) {
 #pragma unroll
-    for (int c = 0; c < kChunksPerWarp; ++c)
+    for (int st_ring = 0; st_ring < kStages; ++st_ring) {
+      if (base + st_ring < rounds) {
+        // This warp's x (B fragments), bias terms and scales of its two groups in the stage.
+        uint4 xg[kChunksPerWarp][4];
 #pragma unroll
-      for (int v = 0; v < 4; ++v)
-        xg[c][v] = __ldg(reinterpret_cast<const uint4*>(xs + (group + c) * kGroup) + v);
-    b_lo = *reinterpret_cast<const float2*>(bias_lo + group);
-    b_hi = *reinterpret_cast<const float2*>(bias_hi + group);
-  };
-  for (int j = 0; j < rounds; ++j) {
-    const int s = j % kStages;
-    load_x_and_bias();
-    // Rows g and g + 8 of the tile, both groups: one 32-bit load per row (group is even).
-    const int local_row = (tile - tile_begin) * kTileRows + g;
-    const std::uint32_t scale_lo =
-        *reinterpret_cast<const std::uint32_t*>(s_scales + local_row * groups + group);
-    const std::uint32_t scale_hi =
-        *reinterpret_cast<const std::uint32_t*>(s_scales + (local_row + 8) * groups + group);
+        for (int c = 0; c < kChunksPerWarp; ++c)
+#pragma unroll
+          for (int v = 0; v < 4; ++v)
+            xg[c][v] =
+                *reinterpret_cast<const uint4*>(x_lane + (group + c) * kXGroupBytes + 16 * v);
+        // Bias terms [c][batch] (group is even: one 8- or 16-byte load) and rows g, g + 8's
+        // scales of both groups (one 32-bit load per row).
+        float group_bias[kChunksPerWarp * kBatch];
+        if constexpr (kBatch == 1) {
+          const float2 v = *reinterpret_cast<const float2*>(bias + group);
+          group_bias[0] = v.x;
+          group_bias[1] = v.y;
+        } else {
+          const float4 v = *reinterpret_cast<const float4*>(bias + group * kBatch);
+          group_bias[0] = v.x;
+          group_bias[1] = v.y;
+          group_bias[2] = v.z;
+          group_bias[3] = v.w;
+        }
+        const std::uint32_t scale_lo =
+            *reinterpret_cast<const std::uint32_t*>(s_scales + scale_index);
+        const std::uint32_t scale_hi =
+            *reinterpret_cast<const std::uint32_t*>(s_scales + scale_index + 8 * groups);
 
-    common::mbarrier_wait_parity(&full[s], (j / kStages) & 1);
-    std::uint32_t words[kChunksPerWarp][2][4];
+        common::mbarrier_wait_parity(&full[st_ring], parity);
+        std::uint32_t words[kChunksPerWarp][2][4];
 #pragma unroll
-    for (int c = 0; c < kChunksPerWarp; ++c)
+        for (int c = 0; c < kChunksPerWarp; ++c)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        std::uint32_t* to = words[c][h];
-        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
-                     : "r"(lane_ring + s * kStageBytes + c * kChunk + h * kWarpLoadBytes)
-                     : "memory");
+          for (int h = 0; h < 2; ++h) {
+            std::uint32_t* to = words[c][h];
+            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
+                         : "r"(lane_ring + st_ring * kStageBytes + c * kChunk + h * kWarpLoadBytes)
+                         : "memory");
+          }
+        float chains[kChunksPerWarp][4] = {};
+#pragma unroll
+        for (int word = 0; word < 4; ++word)
+#pragma unroll
+          for (int c = 0; c < kChunksPerWarp; ++c) {
+            const std::uint32_t w0 = words[c][0][word], w1 = words[c][1][word];
+            const std::uint32_t w0_8 = w0 >> 8, w1_8 = w1 >> 8;
+            const uint4& b = xg[c][word];  // x[32q + 8·word ..]: .x lo, .y hi, .z lo, .w hi
+            // Step 2·word: pairs 0 (lo) and 1 (hi); step 2·word + 1: pairs 2 and 3 (from w >> 8).
+            const std::uint32_t a_even[4] = {lop3_and_or(w0, magic.lo_mask, magic.bits),
+                                             lop3_and_or(w1, magic.lo_mask, magic.bits),
+                                             lop3_and_or(w0, magic.hi_mask, magic.bits),
+                                             lop3_and_or(w1, magic.hi_mask, magic.bits)};
+            common::mma_m16n8k16_f16(chains[c], a_even, b.x, b.y);
+            const std::uint32_t a_odd[4] = {lop3_and_or(w0_8, magic.lo_mask, magic.bits),
+                                            lop3_and_or(w1_8, magic.lo_mask, magic.bits),
+                                            lop3_and_or(w0_8, magic.hi_mask, magic.bits),
+                                            lop3_and_or(w1_8, magic.hi_mask, magic.bits)};
+            common::mma_m16n8k16_f16(chains[c], a_odd, b.z, b.w);
+          }
+        // Every word of the stage that this warp reads has been consumed above: hand the stage
+        // back (the arrive, a release, orders those reads before the producer's next copy).
+        __syncwarp();
+        if (lane == 0)
+          common::mbarrier_arrive(&empty[st_ring]);
+#pragma unroll
+        for (int c = 0; c < kChunksPerWarp; ++c) {
+          // bf16 -> fp32 is the bf16's bits in the high half of the word.
+          const float s_lo = __uint_as_float(c ? scale_lo & 0xFFFF0000u : scale_lo << 16);
+          const float s_hi = __uint_as_float(c ? scale_hi & 0xFFFF0000u : scale_hi << 16);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            if (e % 2 >= kBatch)
+              continue;  // column 1 only at batch 2
+            const float column_bias = group_bias[c * kBatch + (e % 2)];
+            acc[e] = fmaf(chains[c][e] - column_bias, e / 2 ? s_hi : s_lo, acc[e]);
+          }
+        }
+        group += kStageChunks;
+        scale_index += kStageChunks;
+        if (group >= groups) {
+          // The stages move on to the next tile: this warp's sums of this one into its slots
+          // (rows g, g + 8; lanes q == 0 hold columns 0 and 1).
+          if (q == 0) {
+            float* const slot = warp_slots + local_tile * kTileRows * kBatch;
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+              if (e % 2 < kBatch)
+                slot[(g + 8 * (e / 2)) * kBatch + e % 2] = acc[e];
+          }
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            acc[e] = 0.0f;
+          group -= groups;
+          scale_index += (kTileRows - 1) * groups;  // row g of the next tile
+          ++local_tile;
+        }
       }
-    // Two chains per group, four independent chains per warp.
-    float chains[kChunksPerWarp][2][4] = {};
-#pragma unroll
-    for (int st = 0; st < 8; ++st)
-#pragma unroll
-      for (int c = 0; c < kChunksPerWarp; ++c) {
-        const int word = st / 2, p = 2 * (st % 2);
-        std::uint32_t a[4];
-        a[0] = int4_biased_pair(words[c][0][word], p, magic);
-        a[1] = int4_biased_pair(words[c][1][word], p, magic);
-        a[2] = int4_biased_pair(words[c][0][word], p + 1, magic);
-        a[3] = int4_biased_pair(words[c][1][word], p + 1, magic);
-        const uint4& b = xg[c][st / 2];  // steps 2v, 2v + 1 read x[32q + 8v ..]: .x.y, .z.w
-        common::mma_m16n8k16_bf16(chains[c][st % 2], a, st % 2 ? b.z : b.x, st % 2 ? b.w : b.y);
-      }
-    // Every word of the stage that this warp reads has been consumed by an MMA above: hand the
-    // stage back (the arrive, a release, orders those reads before the producer's next copy).
-    __syncwarp();
-    if (lane == 0)
-      common::mbarrier_arrive(&empty[s]);
-#pragma unroll
-    for (int c = 0; c < kChunksPerWarp; ++c) {
-      // bf16 -> fp32 is the bf16's bits in the high half of the word.
-      const float s_lo = __uint_as_float(c ? scale_lo & 0xFFFF0000u : scale_lo << 16);
-      const float s_hi = __uint_as_float(c ? scale_hi & 0xFFFF0000u : scale_hi << 16);
-      const float bias0 = c ? b_lo.y : b_lo.x, bias1 = c ? b_hi.y : b_hi.x;
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const float sum = chains[c][0][e] + chains[c][1][e] - (e % 2 ? bias1 : bias0);
-        acc[e] = fmaf(sum, e / 2 ? s_hi : s_lo, acc[e]);
-      }
-    }
-    group += kStageChunks;
-    if (group >= groups) {
-      // The stages move on to the next tile: this warp's sums of this one into its slots (rows
-      // g, g + 8; columns 2q, 2q + 1 below the batch).
-      float* const slot = slots + (tile - tile_begin) * kTileRows * kBulkMaxBatch;
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const int col = 2 * q + (e % 2);
-        if (col < batch)
-          atomicAdd(slot + (g + 8 * (e / 2)) * kBulkMaxBatch + col, acc[e]);
-        acc[e] = 0.0f;
-      }
-      group -= groups;
-      ++tile;
     }
   }
   asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
-  // y (batch-major): row index fastest, so the stores of a warp are contiguous.
+  // y (batch-major): row index fastest, so the stores of a warp are contiguous; each the sum of
+  // the kWarps warps' slots, scaled back by 2^-s.
   const int rows = (tile_end - tile_begin) * kTileRows;
-  for (int i = static_cast<int>(threadIdx.x); i < rows * batch; i += kConsumers) {
+  const int warp_stride = max_tiles * kTileRows * kBatch;
+  for (int i = static_cast<int>(threadIdx.x); i < rows * kBatch; i += kConsumers) {
     const int b = i / rows, row = i % rows;
+    float sum = 0.0f;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w)
+      sum += slots[w * warp_stride + row * kBatch + b];
     y[static_cast<std::size_t>(b) * n + tile_begin * kTileRows + row] =
-        __float2bfloat16(slots[row * kBulkMaxBatch + b]);
+        __float2bfloat16(sum * from_scaled);
   }
 }
 
@@ -1141,16 +1265,14 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
-// kBlocksPerSm: the blocks one SM has room for (registers, shared memory); kGridPerSm: the blocks
-// per SM launched (fewer leaves room for the next call's blocks under PDL).
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm,
-          int kGridPerSm = kBlocksPerSm>
+// kBlocksPerSm: the blocks one SM must have room for (registers, shared memory); the grid is
+// that many per SM.
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
-                               const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k, int batch,
+                               const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
                                bool programmatic_launch, cudaStream_t stream) {
-  static_assert(kGridPerSm >= 1 && kGridPerSm <= kBlocksPerSm, "launch at most the blocks that fit");
   constexpr int kStageChunks = kWarps * kChunksPerWarp;
-  if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0 || batch > kBulkMaxBatch)
+  if (n % kTileRows != 0 || (k / kGroup) % kStageChunks != 0)
     return cudaErrorInvalidValue;
   int device = 0, sms = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
@@ -1159,12 +1281,18 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
       e != cudaSuccess)
     return e;
   const int tiles = n / kTileRows;
-  const int blocks = std::min(tiles, sms * kGridPerSm);
+  const int blocks = std::min(tiles, sms * kBlocksPerSm);
   const int max_tiles = (tiles + blocks - 1) / blocks;
-  const BulkLayout layout(kStageChunks * kChunkBytes<4>, kStages, max_tiles, k / kGroup);
-  const auto kernel = weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm>;
+  const BulkLayout layout(kStageChunks * kChunkBytes<4>, kStages, max_tiles, k / kGroup, kBatch,
+                          kWarps);
+  // kBlocksPerSm blocks (plus the 1 KiB the system reserves per block) must fit in the SM's
+  // 228 KiB; a shape that needs more (a long K, few SMs for a wide N) is refused, not run with
+  // fewer blocks per SM.
+  if (kBlocksPerSm * (layout.bytes + 1024) > 228 * 1024)
+    return cudaErrorInvalidValue;
+  const auto kernel = weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm, kBatch>;
   // Raised when a shape needs more than before (the first call is a warm-up, outside capture);
-  // the carveout leaves room for kBlocksPerSm blocks, the rest stays L1 for x.
+  // the carveout leaves room for kBlocksPerSm blocks, the rest stays L1.
   static int allowed_bytes = 0;
   if (layout.bytes > allowed_bytes) {
     if (const cudaError_t e =
@@ -1189,8 +1317,8 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   config.stream = stream;
   config.attrs = programmatic_launch ? &programmatic : nullptr;
   config.numAttrs = programmatic_launch ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, batch, max_tiles,
-                            NibbleMagic{0x000F000Fu, 0x43004300u});
+  return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, max_tiles,
+                            NibbleMagicHalf{0x000F000Fu, 0x00F000F0u, 0x64006400u});
 }
 
 }  // namespace
@@ -1273,30 +1401,27 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
   return cudaErrorInvalidValue;
 }
 
-// <consumer warps, chunks per warp, stages, blocks per SM>, INT4, batch <= 8: 2 blocks per SM of 8
-// consumer warps, 4 stages of 16 KiB (16 groups of a tile; K a multiple of 2048): 128 KiB per SM
-// in the ring. 96 registers (ptxas -v, nvcc 13.0, sm_90a and sm_100a), no spills.
-// Measured and dropped (NVIDIA H200, graph replay): 6 stages (192 KiB per SM) 22.8 us at int4_b1
-// against 22.2 with 4, no L2 hint 22.1, batch 4 30.3 against the direct kernel's 23.3 (run
-// 20261124-091514-6b9d); whole-tile stages (1 block of 16 consumer warps per SM, each warp's x and
-// bias in registers for the call; run 20261124-092812-17c7): 21.9 us at int4_b1 against 22.6 for
-// these stages in the same run, but 21.4 against 20.1 with PDL (one block per SM: the next call's
-// block starts only when the SM's one block has exited), 28.3 / 25.8 us at batch 4.
+// <consumer warps, chunks per warp, stages, blocks per SM, batch>, INT4, batch 1..2: 2 blocks per
+// SM of 8 consumer warps, 4 stages of 16 KiB (16 groups of a tile; K a multiple of 2048): 128 KiB
+// per SM in the ring. Registers: see ptxas -v (README, kernel comment); no spills.
+// Measured and dropped (NVIDIA H200, graph replay), all with the earlier bf16 consumer: 6 stages
+// (192 KiB per SM) 22.8 us at int4_b1 against 22.2 with 4, no L2 hint 22.1, batch 4 30.3 against
+// the direct kernel's 23.3 (run 20261124-091514-6b9d); whole-tile stages (1 block of 16 consumer
+// warps per SM, each warp's x and bias in registers for the call; run 20261124-092812-17c7): 21.9
+// us at int4_b1 against 22.6 for these stages in the same run, but 21.4 against 20.1 with PDL (one
+// block per SM: the next call's block starts only when the SM's one block has exited), 28.3 /
+// 25.8 us at batch 4; one block per SM of these stages, leaving room for the next call's block
+// under PDL (run 20261124-123622-4b93): speedup 6.60x against 7.53x for two blocks (int4_b1),
+// 6.69x against 7.81x on the wide layer: half the consumer warps cost more than the overlap gained.
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, bool programmatic_launch,
-                                         WeightOnlyBulkGrid grid, cudaStream_t stream) {
+                                         int batch, bool programmatic_launch, cudaStream_t stream) {
   if (n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
-  switch (grid) {
-  case WeightOnlyBulkGrid::two_blocks_per_sm:
-    return launch_bulk_config<8, 2, 4, 2>(w_packed, scales, x, y, n, k, batch,
-                                          programmatic_launch, stream);
-  case WeightOnlyBulkGrid::one_block_per_sm:
-    return launch_bulk_config<8, 2, 4, 2, 1>(w_packed, scales, x, y, n, k, batch,
-                                             programmatic_launch, stream);
-  }
-  return cudaErrorInvalidValue;
+  return batch == 1 ? launch_bulk_config<8, 2, 4, 2, 1>(w_packed, scales, x, y, n, k,
+                                                        programmatic_launch, stream)
+                    : launch_bulk_config<8, 2, 4, 2, 2>(w_packed, scales, x, y, n, k,
+                                                        programmatic_launch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

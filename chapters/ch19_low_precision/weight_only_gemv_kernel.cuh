@@ -9,7 +9,7 @@
 //                                   (batch 1..16), through a cp.async ring in shared memory;
 //   launch_weight_only_gemv_direct  the same with the loads straight into registers (batch 1..8;
 //                                   INT8 from launch_weight_only_pack_int8_nibbles's form);
-//   launch_weight_only_gemv_bulk    INT4 at batch 1..8: persistent blocks, each streaming an equal
+//   launch_weight_only_gemv_bulk    INT4 at batch 1..2: persistent blocks, each streaming an equal
 //                                   contiguous run of the packed tiles with the copy engine into
 //                                   an mbarrier ring (optionally launched with PDL);
 //   launch_weight_only_dequantize   the unfused way's first pass: W (the stored, row-major
@@ -61,20 +61,17 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
                                            __nv_bfloat16* y, int n, int k, int batch,
                                            WeightOnlyDirectShape shape, cudaStream_t stream);
 
-// The bulk kernel: INT4, batch 1..8; persistent blocks, 2 per SM, each streaming an equal run of
+// The bulk kernel: INT4, batch 1..2; persistent blocks, 2 per SM, each streaming an equal run of
 // whole 16-row tiles of the packed weights through a shared-memory ring that the copy engine fills
 // (cp.async.bulk, L2 evict-first), each consumer warp taking two adjacent 128-k groups per 16 KiB
-// stage. N a multiple of 16, K of 2048. `programmatic_launch`: launched with programmatic
-// dependent launch (PDL): the weight copies start before griddepcontrol.wait, x is read and y
-// written only after it. Needs sm_90.
-// `grid`: two_blocks_per_sm fills every SM; one_block_per_sm launches half as many blocks (each
-// twice the bytes) so that, under PDL, the next call's block finds room on every SM at once and
-// its weight copies run while this call finishes.
-enum class WeightOnlyBulkGrid { two_blocks_per_sm, one_block_per_sm };
+// stage; fp16 fragments (x scaled per call by a power of two into fp16's range, kept in shared
+// memory). N a multiple of 16, K of 2048, and the block's shared memory (ring, scales, x, slots)
+// small enough for 2 blocks per SM (cudaErrorInvalidValue otherwise). `programmatic_launch`:
+// launched with programmatic dependent launch (PDL): the weight copies start before
+// griddepcontrol.wait, x is read and y written only after it. Needs sm_90.
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, bool programmatic_launch,
-                                         WeightOnlyBulkGrid grid, cudaStream_t stream);
+                                         int batch, bool programmatic_launch, cudaStream_t stream);
 
 // The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
 // q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).

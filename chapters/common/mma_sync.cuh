@@ -1,6 +1,6 @@
 // Warp-level tensor-core building blocks (sm_80 and later, so Hopper and Blackwell alike):
-// cp.async 16-byte copies global -> shared, ldmatrix, and mma.sync m16n8k16 with BF16 inputs
-// and FP32 accumulators.
+// cp.async 16-byte copies global -> shared, ldmatrix, and mma.sync m16n8k16 with BF16 or FP16
+// inputs and FP32 accumulators.
 //
 // Fragment layouts (PTX ISA, "Matrix fragments for mma.m16n8k16"), lane = threadIdx.x % 32,
 // g = lane / 4, q = lane % 4:
@@ -49,6 +49,15 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* r
 __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint32_t (&a)[4],
                                                   std::uint32_t b0, std::uint32_t b1) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+               "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// d += a · b for one 16×8×16 tile: FP16 a and b, FP32 d (the same layouts).
+__device__ __forceinline__ void mma_m16n8k16_f16(float (&d)[4], const std::uint32_t (&a)[4],
+                                                 std::uint32_t b0, std::uint32_t b1) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
