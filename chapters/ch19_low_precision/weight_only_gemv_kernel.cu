@@ -1058,9 +1058,9 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
           }
         float chains[kChunksPerWarp][4] = {};
 #pragma unroll
-        for (int word = 0; word < 4; ++word)
+        for (int c = 0; c < kChunksPerWarp; ++c)
 #pragma unroll
-          for (int c = 0; c < kChunksPerWarp; ++c) {
+          for (int word = 0; word < 4; ++word) {
             const std::uint32_t w0 = words[c][0][word], w1 = words[c][1][word];
             const std::uint32_t w0_8 = w0 >> 8, w1_8 = w1 >> 8;
             const uint4& b = xg[c][word];  // x[32q + 8·word ..]: .x lo, .y hi, .z lo, .w hi
@@ -1265,9 +1265,10 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
-// kBlocksPerSm: the blocks one SM must have room for (registers, shared memory); the grid is
-// that many per SM.
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch>
+// kBlocksPerSm: the blocks one SM must have room for (registers, shared memory); kGridPerSm: the
+// blocks per SM launched (fewer than there is room for leaves room for the next call's under PDL).
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch,
+          int kGridPerSm = kBlocksPerSm>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
                                bool programmatic_launch, cudaStream_t stream) {
@@ -1281,7 +1282,9 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
       e != cudaSuccess)
     return e;
   const int tiles = n / kTileRows;
-  const int blocks = std::min(tiles, sms * kBlocksPerSm);
+  static_assert(kGridPerSm >= 1 && kGridPerSm <= kBlocksPerSm,
+                "launch at most the blocks that fit");
+  const int blocks = std::min(tiles, sms * kGridPerSm);
   const int max_tiles = (tiles + blocks - 1) / blocks;
   const BulkLayout layout(kStageChunks * kChunkBytes<4>, kStages, max_tiles, k / kGroup, kBatch,
                           kWarps);
@@ -1415,13 +1418,22 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 // 6.69x against 7.81x on the wide layer: half the consumer warps cost more than the overlap gained.
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, bool programmatic_launch, cudaStream_t stream) {
+                                         int batch, bool programmatic_launch,
+                                         WeightOnlyBulkFootprint footprint, cudaStream_t stream) {
   if (n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
-  return batch == 1 ? launch_bulk_config<8, 2, 4, 2, 1>(w_packed, scales, x, y, n, k,
-                                                        programmatic_launch, stream)
-                    : launch_bulk_config<8, 2, 4, 2, 2>(w_packed, scales, x, y, n, k,
-                                                        programmatic_launch, stream);
+  switch (footprint) {
+  case WeightOnlyBulkFootprint::two_blocks_per_sm:
+    return batch == 1 ? launch_bulk_config<8, 2, 4, 2, 1>(w_packed, scales, x, y, n, k,
+                                                          programmatic_launch, stream)
+                      : launch_bulk_config<8, 2, 4, 2, 2>(w_packed, scales, x, y, n, k,
+                                                          programmatic_launch, stream);
+  case WeightOnlyBulkFootprint::room_for_next_call:
+    return batch == 1 ? launch_bulk_config<8, 2, 3, 3, 1, 2>(w_packed, scales, x, y, n, k,
+                                                             programmatic_launch, stream)
+                      : cudaErrorInvalidValue;
+  }
+  return cudaErrorInvalidValue;
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,
