@@ -1265,10 +1265,9 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
   return cudaGetLastError();
 }
 
-// kBlocksPerSm: the blocks one SM must have room for (registers, shared memory); kGridPerSm: the
-// blocks per SM launched (fewer than there is room for leaves room for the next call's under PDL).
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch,
-          int kGridPerSm = kBlocksPerSm>
+// kBlocksPerSm: the blocks one SM must have room for (registers, shared memory), and the blocks
+// per SM launched.
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
                                bool programmatic_launch, cudaStream_t stream) {
@@ -1282,9 +1281,7 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
       e != cudaSuccess)
     return e;
   const int tiles = n / kTileRows;
-  static_assert(kGridPerSm >= 1 && kGridPerSm <= kBlocksPerSm,
-                "launch at most the blocks that fit");
-  const int blocks = std::min(tiles, sms * kGridPerSm);
+  const int blocks = std::min(tiles, sms * kBlocksPerSm);
   const int max_tiles = (tiles + blocks - 1) / blocks;
   const BulkLayout layout(kStageChunks * kChunkBytes<4>, kStages, max_tiles, k / kGroup, kBatch,
                           kWarps);
@@ -1406,34 +1403,28 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 
 // <consumer warps, chunks per warp, stages, blocks per SM, batch>, INT4, batch 1..2: 2 blocks per
 // SM of 8 consumer warps, 4 stages of 16 KiB (16 groups of a tile; K a multiple of 2048): 128 KiB
-// per SM in the ring. Registers: see ptxas -v (README, kernel comment); no spills.
-// Measured and dropped (NVIDIA H200, graph replay), all with the earlier bf16 consumer: 6 stages
-// (192 KiB per SM) 22.8 us at int4_b1 against 22.2 with 4, no L2 hint 22.1, batch 4 30.3 against
-// the direct kernel's 23.3 (run 20261124-091514-6b9d); whole-tile stages (1 block of 16 consumer
-// warps per SM, each warp's x and bias in registers for the call; run 20261124-092812-17c7): 21.9
-// us at int4_b1 against 22.6 for these stages in the same run, but 21.4 against 20.1 with PDL (one
-// block per SM: the next call's block starts only when the SM's one block has exited), 28.3 /
-// 25.8 us at batch 4; one block per SM of these stages, leaving room for the next call's block
-// under PDL (run 20261124-123622-4b93): speedup 6.60x against 7.53x for two blocks (int4_b1),
-// 6.69x against 7.81x on the wide layer: half the consumer warps cost more than the overlap gained.
+// per SM in the ring. ptxas -v (nvcc 13.0): 89 registers at batch 1, 93 at batch 2 (sm_90a), no
+// spills. Measured and dropped (NVIDIA H200, graph replay), all with the earlier bf16 consumer: 6
+// stages (192 KiB per SM) 22.8 us at int4_b1 against 22.2 with 4, no L2 hint 22.1, batch 4 30.3
+// against the direct kernel's 23.3 (run 20261124-091514-6b9d); whole-tile stages (1 block of 16
+// consumer warps per SM, each warp's x and bias in registers for the call; run
+// 20261124-092812-17c7): 21.9 us at int4_b1 against 22.6 for these stages in the same run, but 21.4
+// against 20.1 with PDL (one block per SM: the next call's block starts only when the SM's one
+// block has exited), 28.3 / 25.8 us at batch 4; one block per SM of these stages, leaving room for
+// the next call's block under PDL (run 20261124-123622-4b93): speedup 6.60x against 7.53x for two
+// blocks (int4_b1), 6.69x against 7.81x on the wide layer: half the consumer warps cost more than
+// the overlap gained. With the fp16 consumer (run 20261124-131412-6042): 2 blocks per SM sized so
+// that a third fits (3 stages, launch bounds for 3 blocks: 72 registers, 68 KiB), under PDL: 19.42
+// us at int4_b1 against 16.90 for these 4-stage blocks.
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, bool programmatic_launch,
-                                         WeightOnlyBulkFootprint footprint, cudaStream_t stream) {
+                                         int batch, bool programmatic_launch, cudaStream_t stream) {
   if (n <= 0 || k <= 0 || k % kGroup != 0 || batch < 1 || batch > kBulkMaxBatch)
     return cudaErrorInvalidValue;
-  switch (footprint) {
-  case WeightOnlyBulkFootprint::two_blocks_per_sm:
-    return batch == 1 ? launch_bulk_config<8, 2, 4, 2, 1>(w_packed, scales, x, y, n, k,
-                                                          programmatic_launch, stream)
-                      : launch_bulk_config<8, 2, 4, 2, 2>(w_packed, scales, x, y, n, k,
-                                                          programmatic_launch, stream);
-  case WeightOnlyBulkFootprint::room_for_next_call:
-    return batch == 1 ? launch_bulk_config<8, 2, 3, 3, 1, 2>(w_packed, scales, x, y, n, k,
-                                                             programmatic_launch, stream)
-                      : cudaErrorInvalidValue;
-  }
-  return cudaErrorInvalidValue;
+  return batch == 1 ? launch_bulk_config<8, 2, 4, 2, 1>(w_packed, scales, x, y, n, k,
+                                                        programmatic_launch, stream)
+                    : launch_bulk_config<8, 2, 4, 2, 2>(w_packed, scales, x, y, n, k,
+                                                        programmatic_launch, stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

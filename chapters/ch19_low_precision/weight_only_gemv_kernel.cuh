@@ -69,16 +69,9 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 // small enough for 2 blocks per SM (cudaErrorInvalidValue otherwise). `programmatic_launch`:
 // launched with programmatic dependent launch (PDL): the weight copies start before
 // griddepcontrol.wait, x is read and y written only after it. Needs sm_90.
-// `footprint`: two_blocks_per_sm (4 stages per block, up to 112 registers); room_for_next_call
-// launches the same 2 blocks per SM, each small enough (3 stages, <= 72 registers, <= 75 KiB of
-// shared memory) that a third fits: under PDL the next call's first blocks start on every SM at
-// once and copy their weights while this call finishes (batch 1 only; a shape whose blocks need
-// more shared memory, such as N 57344, is refused).
-enum class WeightOnlyBulkFootprint { two_blocks_per_sm, room_for_next_call };
 cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
-                                         int batch, bool programmatic_launch,
-                                         WeightOnlyBulkFootprint footprint, cudaStream_t stream);
+                                         int batch, bool programmatic_launch, cudaStream_t stream);
 
 // The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
 // q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
