@@ -800,10 +800,15 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 // - x from shared memory: the B fragments are four LDS.128 per group from the fp16 copy (the
 //   layout pads 16 bytes after each 64 k so a quad's four 64-byte runs hit distinct banks, and
 //   the rows of batch 2 sit 32 bytes apart modulo 128), not LDG through L1 per chunk.
-// - One MMA chain per group (8 steps) and the bias subtracted once per group and column.
+// - One MMA chain per group (8 steps) that starts from the bias: the prologue stores the C
+//   fragment {-b0, -b1, -b0, -b1} per group, loaded as the chain's initial value (one LDS.128),
+//   so nothing is subtracted afterwards.
 // - No shared-memory float atomics (compiled as CAS loops): each warp writes its sums of a tile
-//   to its own slots with plain stores; the block adds the kWarps slots of each row at the end.
-// - The stage loop unrolled by kStages: ring offsets are immediates, the parity a flipping bit.
+//   to its own slots with plain (predicated) stores; the block adds the kWarps slots of each row
+//   at the end.
+// - The stage loop unrolled by kStages: ring offsets are immediates, the parity a flipping bit;
+//   the nibble masks are LOP3 immediates (1024.0's bits from a register), and the x, scale, bias
+//   and slot addresses advance by one add per stage instead of being recomputed.
 // Precision: the MMA sums (1032 + q)·x16 against 136 + q before, so ~3 more bits cancel in the
 // fp32 accumulation when the bias is removed; the result is still far more precise than the bf16
 // rounding of y (the pair's relative RMS error is dominated by that rounding).
@@ -832,21 +837,6 @@ __device__ __forceinline__ void bulk_copy(void* dst, const void* src, std::uint3
                : "memory");
 }
 
-// The three constants of the fp16 nibble conversion, kernel arguments for the reason NibbleMagic
-// gives (one LOP3 per pair).
-struct NibbleMagicHalf {
-  std::uint32_t lo_mask;  // 0x000F000F: nibbles at bits 0..3 of each half
-  std::uint32_t hi_mask;  // 0x00F000F0: nibbles at bits 4..7 of each half (×16)
-  std::uint32_t bits;     // 0x64006400: fp16 1024.0 in each half, whose last 10 bits are mantissa
-};
-
-__device__ __forceinline__ std::uint32_t lop3_and_or(std::uint32_t a, std::uint32_t mask,
-                                                     std::uint32_t bits) {
-  std::uint32_t r;
-  asm("lop3.b32 %0, %1, %2, %3, 0xEA;" : "=r"(r) : "r"(a), "r"(mask), "r"(bits));  // (a & b) | c
-  return r;
-}
-
 // Byte offset of fp16 x[b][k] (k a multiple of 8: one 16-byte piece) in the block's copy: per
 // group 4 runs of 32 k (one per lane quad position q) at 0, 64, 144, 208 (a 16-byte pad after
 // runs 1 and 3), so that the four 16-byte pieces a quad reads at once fall in distinct banks.
@@ -869,280 +859,15 @@ struct BulkLayout {
     x_row_stride = groups * kXGroupBytes;
     x_row_stride += (32 - x_row_stride % 128 + 128) % 128;  // rows 32 bytes apart modulo 128
     bias = x16 + up(batch * x_row_stride);
-    slots = bias + up(groups * 16);  // [group][batch] (first form) or [group][4] (lean form)
+    slots = bias + up(groups * 16);  // [group][4]: the C fragment that starts a group's chain
     scratch = slots + up(warps * max_tiles * kTileRows * batch * 4);
     bytes = scratch + up(warps * 4);
   }
 };
 
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch>
-__global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
-    weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
-                          const __nv_bfloat16* __restrict__ scales,
-                          const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, int n,
-                          int k, int max_tiles, NibbleMagicHalf magic) {
-  static_assert(kChunksPerWarp == 2, "adjacent pairs of groups per warp (one scale load per row)");
-  static_assert(kBatch >= 1 && kBatch <= kBulkMaxBatch, "columns 0..1: lanes with q == 0");
-  constexpr int kChunk = kChunkBytes<4>;  // 1 KiB: 16 rows x 128 k
-  constexpr int kStageChunks = kWarps * kChunksPerWarp;
-  constexpr int kStageBytes = kStageChunks * kChunk;
-  constexpr int kConsumers = 32 * kWarps;
-  extern __shared__ __align__(128) std::uint8_t smem[];
-  const int groups = k / kGroup;
-  const BulkLayout layout(kStageBytes, kStages, max_tiles, groups, kBatch, kWarps);
-  auto* const full = reinterpret_cast<std::uint64_t*>(smem);
-  std::uint64_t* const empty = full + kStages;
-  std::uint64_t* const scales_ready = empty + kStages;
-  std::uint8_t* const ring = smem + layout.ring;
-  auto* const s_scales = reinterpret_cast<const std::uint16_t*>(smem + layout.scales);
-  std::uint8_t* const x16 = smem + layout.x16;
-  auto* const bias = reinterpret_cast<float*>(smem + layout.bias);
-  auto* const slots = reinterpret_cast<float*>(smem + layout.slots);
-  auto* const scratch = reinterpret_cast<std::uint32_t*>(smem + layout.scratch);
-
-  const int tiles = n / kTileRows;
-  const int tile_begin = static_cast<int>(static_cast<long long>(blockIdx.x) * tiles / gridDim.x);
-  const int tile_end = static_cast<int>(static_cast<long long>(blockIdx.x + 1) * tiles / gridDim.x);
-  const int stages_per_tile = groups / kStageChunks;
-  const int rounds = (tile_end - tile_begin) * stages_per_tile;
-  const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
-
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      common::mbarrier_init(&full[s], 1);
-      common::mbarrier_init(&empty[s], kWarps);
-    }
-    common::mbarrier_init(scales_ready, 1);
-    common::mbarrier_init_fence();
-  }
-  __syncthreads();
-
-  if (warp == kWarps) {
-    // The producer: one thread streams the block's run of bytes through the ring.
-    if (lane == 0 && rounds > 0) {
-      const std::uint64_t policy = l2_evict_first_policy();
-      const std::uint32_t scale_bytes =
-          static_cast<std::uint32_t>((tile_end - tile_begin) * kTileRows * groups * 2);
-      common::mbarrier_arrive_expect_tx(scales_ready, scale_bytes);
-      bulk_copy(smem + layout.scales,
-                scales + static_cast<std::size_t>(tile_begin) * kTileRows * groups, scale_bytes,
-                scales_ready, policy);
-      const std::uint8_t* from = w_packed + static_cast<std::size_t>(tile_begin) * groups * kChunk;
-      for (int j = 0; j < rounds; ++j, from += kStageBytes) {
-        const int s = j % kStages;
-        if (j >= kStages)
-          common::mbarrier_wait_parity(&empty[s], ((j / kStages) - 1) & 1);
-        common::mbarrier_arrive_expect_tx(&full[s], kStageBytes);
-        bulk_copy(ring + s * kStageBytes, from, kStageBytes, &full[s], policy);
-      }
-    }
-    return;  // the consumers' barriers below are named ones of kWarps warps
-  }
-
-  // The consumers: x and y only once the grid before has completed (PDL; a no-op otherwise).
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  // amax|x| over the whole batch: the bits of a non-negative bf16 order as integers.
-  const int pieces = kBatch * k / 8;  // 16-byte pieces of x: 8 bf16
-  const uint4* const x_pieces = reinterpret_cast<const uint4*>(x);
-  {
-    std::uint32_t amax2 = 0;  // two 16-bit maxima
-    for (int i = static_cast<int>(threadIdx.x); i < pieces; i += kConsumers) {
-      const uint4 v = __ldg(x_pieces + i);
-      amax2 = __vmaxu2(amax2, v.x & 0x7FFF7FFFu);
-      amax2 = __vmaxu2(amax2, v.y & 0x7FFF7FFFu);
-      amax2 = __vmaxu2(amax2, v.z & 0x7FFF7FFFu);
-      amax2 = __vmaxu2(amax2, v.w & 0x7FFF7FFFu);
-    }
-    const std::uint32_t amax = __reduce_max_sync(0xFFFFFFFFu, max(amax2 & 0xFFFFu, amax2 >> 16));
-    if (lane == 0)
-      scratch[warp] = amax;
-  }
-  asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
-  std::uint32_t amax = 0;
-#pragma unroll
-  for (int w = 0; w < kWarps; ++w)
-    amax = max(amax, scratch[w]);
-  // amax in [2^(e-127), 2^(e-126)): 2^s puts it in [2^14, 2^15).
-  const int exponent = static_cast<int>(amax >> 7);
-  const int s = amax == 0 ? 0 : min(126, max(-122, 141 - exponent));
-  const float to_lo = __uint_as_float(static_cast<std::uint32_t>(127 + s) << 23);      // 2^s
-  const float to_hi = __uint_as_float(static_cast<std::uint32_t>(127 + s - 4) << 23);  // 2^(s-4)
-  const float from_scaled = __uint_as_float(static_cast<std::uint32_t>(127 - s) << 23);
-  // The fp16 copy of x and, per group and batch row, the bias 1032·Σ_lo + 1152·Σ_hi over the
-  // converted values (16 consecutive pieces are one group: a half warp).
-  for (int i = static_cast<int>(threadIdx.x); i < pieces; i += kConsumers) {
-    const int b = i / (k / 8), k0 = 8 * (i % (k / 8));
-    const uint4 v = __ldg(x_pieces + i);
-    const std::uint32_t words[4] = {v.x, v.y, v.z, v.w};
-    std::uint32_t halves[4];
-    float lo_sum = 0.0f, hi_sum = 0.0f;
-#pragma unroll
-    for (int w = 0; w < 4; ++w) {
-      const float scale = w % 2 ? to_hi : to_lo;  // k0 + 2w, +1: hi when w is odd
-      const __half2 h = __floats2half2_rn(__uint_as_float(words[w] << 16) * scale,
-                                          __uint_as_float(words[w] & 0xFFFF0000u) * scale);
-      const float2 back = __half22float2(h);
-      (w % 2 ? hi_sum : lo_sum) += back.x + back.y;
-      std::memcpy(&halves[w], &h, sizeof(h));
-    }
-    *reinterpret_cast<uint4*>(x16 + x16_offset(b, k0, layout.x_row_stride)) =
-        make_uint4(halves[0], halves[1], halves[2], halves[3]);
-    float sum = 1032.0f * lo_sum + 1152.0f * hi_sum;
-#pragma unroll
-    for (int m = 1; m < 16; m *= 2)
-      sum += __shfl_xor_sync(0xFFFFFFFFu, sum, m);
-    if (lane % 16 == 0)
-      bias[(k0 / kGroup) * kBatch + b] = sum;
-  }
-  asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
-
-  const int g = lane / 4, q = lane % 4;
-  // This lane's B column (batch g, clamped: columns >= kBatch are never stored) in the fp16 copy.
-  const std::uint8_t* const x_lane =
-      x16 + x16_offset(min(g, kBatch - 1), 32 * q, layout.x_row_stride);
-  if (rounds > 0)
-    common::mbarrier_wait_parity(scales_ready, 0);
-
-  // acc[e]: rows g (e < 2), g + 8; columns 2q + e % 2 (only lanes q == 0 hold batch columns).
-  float acc[4] = {};
-  int local_tile = 0;
-  int group = kChunksPerWarp * warp;     // this warp's first group in the current stage
-  int scale_index = g * groups + group;  // row g of the current tile, that group
-  const std::uint32_t lane_ring =
-      common::shared_address(ring) + warp * kChunksPerWarp * kChunk + kPieceBytes * lane;
-  float* const warp_slots = slots + warp * max_tiles * kTileRows * kBatch;
-  std::uint32_t parity = 0;
-  for (int base = 0; base < rounds; base += kStages, parity ^= 1) {
-#pragma unroll
-    for (int st_ring = 0; st_ring < kStages; ++st_ring) {
-      if (base + st_ring < rounds) {
-        // This warp's x (B fragments), bias terms and scales of its two groups in the stage.
-        uint4 xg[kChunksPerWarp][4];
-#pragma unroll
-        for (int c = 0; c < kChunksPerWarp; ++c)
-#pragma unroll
-          for (int v = 0; v < 4; ++v)
-            xg[c][v] =
-                *reinterpret_cast<const uint4*>(x_lane + (group + c) * kXGroupBytes + 16 * v);
-        // Bias terms [c][batch] (group is even: one 8- or 16-byte load) and rows g, g + 8's
-        // scales of both groups (one 32-bit load per row).
-        float group_bias[kChunksPerWarp * kBatch];
-        if constexpr (kBatch == 1) {
-          const float2 v = *reinterpret_cast<const float2*>(bias + group);
-          group_bias[0] = v.x;
-          group_bias[1] = v.y;
-        } else {
-          const float4 v = *reinterpret_cast<const float4*>(bias + group * kBatch);
-          group_bias[0] = v.x;
-          group_bias[1] = v.y;
-          group_bias[2] = v.z;
-          group_bias[3] = v.w;
-        }
-        const std::uint32_t scale_lo =
-            *reinterpret_cast<const std::uint32_t*>(s_scales + scale_index);
-        const std::uint32_t scale_hi =
-            *reinterpret_cast<const std::uint32_t*>(s_scales + scale_index + 8 * groups);
-
-        common::mbarrier_wait_parity(&full[st_ring], parity);
-        std::uint32_t words[kChunksPerWarp][2][4];
-#pragma unroll
-        for (int c = 0; c < kChunksPerWarp; ++c)
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            std::uint32_t* to = words[c][h];
-            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                         : "=r"(to[0]), "=r"(to[1]), "=r"(to[2]), "=r"(to[3])
-                         : "r"(lane_ring + st_ring * kStageBytes + c * kChunk + h * kWarpLoadBytes)
-                         : "memory");
-          }
-        float chains[kChunksPerWarp][4] = {};
-#pragma unroll
-        for (int c = 0; c < kChunksPerWarp; ++c)
-#pragma unroll
-          for (int word = 0; word < 4; ++word) {
-            const std::uint32_t w0 = words[c][0][word], w1 = words[c][1][word];
-            const std::uint32_t w0_8 = w0 >> 8, w1_8 = w1 >> 8;
-            const uint4& b = xg[c][word];  // x[32q + 8·word ..]: .x lo, .y hi, .z lo, .w hi
-            // Step 2·word: pairs 0 (lo) and 1 (hi); step 2·word + 1: pairs 2 and 3 (from w >> 8).
-            const std::uint32_t a_even[4] = {lop3_and_or(w0, magic.lo_mask, magic.bits),
-                                             lop3_and_or(w1, magic.lo_mask, magic.bits),
-                                             lop3_and_or(w0, magic.hi_mask, magic.bits),
-                                             lop3_and_or(w1, magic.hi_mask, magic.bits)};
-            common::mma_m16n8k16_f16(chains[c], a_even, b.x, b.y);
-            const std::uint32_t a_odd[4] = {lop3_and_or(w0_8, magic.lo_mask, magic.bits),
-                                            lop3_and_or(w1_8, magic.lo_mask, magic.bits),
-                                            lop3_and_or(w0_8, magic.hi_mask, magic.bits),
-                                            lop3_and_or(w1_8, magic.hi_mask, magic.bits)};
-            common::mma_m16n8k16_f16(chains[c], a_odd, b.z, b.w);
-          }
-        // Every word of the stage that this warp reads has been consumed above: hand the stage
-        // back (the arrive, a release, orders those reads before the producer's next copy).
-        __syncwarp();
-        if (lane == 0)
-          common::mbarrier_arrive(&empty[st_ring]);
-#pragma unroll
-        for (int c = 0; c < kChunksPerWarp; ++c) {
-          // bf16 -> fp32 is the bf16's bits in the high half of the word.
-          const float s_lo = __uint_as_float(c ? scale_lo & 0xFFFF0000u : scale_lo << 16);
-          const float s_hi = __uint_as_float(c ? scale_hi & 0xFFFF0000u : scale_hi << 16);
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            if (e % 2 >= kBatch)
-              continue;  // column 1 only at batch 2
-            const float column_bias = group_bias[c * kBatch + (e % 2)];
-            acc[e] = fmaf(chains[c][e] - column_bias, e / 2 ? s_hi : s_lo, acc[e]);
-          }
-        }
-        group += kStageChunks;
-        scale_index += kStageChunks;
-        if (group >= groups) {
-          // The stages move on to the next tile: this warp's sums of this one into its slots
-          // (rows g, g + 8; lanes q == 0 hold columns 0 and 1).
-          if (q == 0) {
-            float* const slot = warp_slots + local_tile * kTileRows * kBatch;
-#pragma unroll
-            for (int e = 0; e < 4; ++e)
-              if (e % 2 < kBatch)
-                slot[(g + 8 * (e / 2)) * kBatch + e % 2] = acc[e];
-          }
-#pragma unroll
-          for (int e = 0; e < 4; ++e)
-            acc[e] = 0.0f;
-          group -= groups;
-          scale_index += (kTileRows - 1) * groups;  // row g of the next tile
-          ++local_tile;
-        }
-      }
-    }
-  }
-  asm volatile("bar.sync 1, %0;" ::"n"(kConsumers) : "memory");
-  // y (batch-major): row index fastest, so the stores of a warp are contiguous; each the sum of
-  // the kWarps warps' slots, scaled back by 2^-s.
-  const int rows = (tile_end - tile_begin) * kTileRows;
-  const int warp_stride = max_tiles * kTileRows * kBatch;
-  for (int i = static_cast<int>(threadIdx.x); i < rows * kBatch; i += kConsumers) {
-    const int b = i / rows, row = i % rows;
-    float sum = 0.0f;
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w)
-      sum += slots[w * warp_stride + row * kBatch + b];
-    y[static_cast<std::size_t>(b) * n + tile_begin * kTileRows + row] =
-        __float2bfloat16(sum * from_scaled);
-  }
-}
-
-// ---- The bulk kernel, lean form (visit-2 A/B against weight_only_gemv_bulk; one of them goes) --
-// The same algorithm and layout with fewer instructions per stage (the first form's SASS: 164.75
-// per 16 KiB stage, of which ~96 are the dequantization and MMAs):
-// - the nibble masks as LOP3 immediates (only 1024.0's bits from a register), so no register
-//   pair and constant reload holds them;
-// - the bias enters each group's MMA chain as its initial value ({-b0, -b1, -b0, -b1}, one
-//   16-byte load per group from shared memory written so in the prologue) instead of 4 FADDs
-//   per stage after it;
-// - running shared-memory addresses for x, the scales, the bias and the slots (one add each per
-//   stage) instead of addresses recomputed from the group and lane every stage;
-// - the slot stores at a tile change predicated (lanes q == 0) instead of a branch.
+// Shared-memory loads from a 32-bit shared address kept in one register (advanced per stage).
+// volatile keeps them after the prologue's barrier (itself volatile asm) in the compiler's order;
+// no "memory" clobber, so other accesses may still move around them.
 __device__ __forceinline__ uint4 ld_shared_v4(std::uint32_t address) {
   uint4 v;
   asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
@@ -1167,10 +892,10 @@ __device__ __forceinline__ std::uint32_t masked_or(std::uint32_t w, std::uint32_
 
 template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch>
 __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
-    weight_only_gemv_bulk_lean(const std::uint8_t* __restrict__ w_packed,
-                               const __nv_bfloat16* __restrict__ scales,
-                               const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y,
-                               int n, int k, int max_tiles, std::uint32_t half2_1024) {
+    weight_only_gemv_bulk(const std::uint8_t* __restrict__ w_packed,
+                          const __nv_bfloat16* __restrict__ scales,
+                          const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, int n,
+                          int k, int max_tiles, std::uint32_t half2_1024) {
   static_assert(kChunksPerWarp == 2, "adjacent pairs of groups per warp (one scale load per row)");
   static_assert(kBatch >= 1 && kBatch <= kBulkMaxBatch, "columns 0..1: lanes with q == 0");
   constexpr int kChunk = kChunkBytes<4>;  // 1 KiB: 16 rows x 128 k
@@ -1356,6 +1081,7 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
             const std::uint32_t w0 = words[c][0][word], w1 = words[c][1][word];
             const std::uint32_t w0_8 = w0 >> 8, w1_8 = w1 >> 8;
             const uint4& b = xg[c][word];  // x[32q + 8·word ..]: .x lo, .y hi, .z lo, .w hi
+            // Step 2·word: pairs 0 (lo) and 1 (hi); step 2·word + 1: pairs 2 and 3 (from w >> 8).
             const std::uint32_t a_even[4] = {
                 masked_or<0x000F000Fu>(w0, half2_1024), masked_or<0x000F000Fu>(w1, half2_1024),
                 masked_or<0x00F000F0u>(w0, half2_1024), masked_or<0x00F000F0u>(w1, half2_1024)};
@@ -1366,7 +1092,9 @@ __global__ void __launch_bounds__(32 * (kWarps + 1), kBlocksPerSm)
             common::mma_m16n8k16_f16(chains[c], a_odd, b.z, b.w);
           }
         // Every word of the stage that this warp reads has been consumed above: hand the stage
-        // back (the arrive, a release, orders those reads before the producer's next copy).
+        // back (the arrive, a release, orders those reads before the producer's next copy). In
+        // the SASS ptxas issues it right after the stage's LDS, before the words are used: the
+        // release semantics, not the source position, are what keep the refill behind the reads.
         __syncwarp();
         if (lane == 0)
           common::mbarrier_arrive(&empty[st_ring]);
@@ -1558,8 +1286,7 @@ cudaError_t launch_direct_config(const std::uint8_t* w_packed, const __nv_bfloat
 
 // kBlocksPerSm: the blocks one SM must have room for (registers, shared memory), and the blocks
 // per SM launched.
-template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch,
-          bool kLean = false>
+template <int kWarps, int kChunksPerWarp, int kStages, int kBlocksPerSm, int kBatch>
 cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16* scales,
                                const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
                                bool programmatic_launch, cudaStream_t stream) {
@@ -1582,12 +1309,7 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   // fewer blocks per SM.
   if (kBlocksPerSm * (layout.bytes + 1024) > 228 * 1024)
     return cudaErrorInvalidValue;
-  const auto kernel = [] {
-    if constexpr (kLean)
-      return weight_only_gemv_bulk_lean<kWarps, kChunksPerWarp, kStages, kBlocksPerSm, kBatch>;
-    else
-      return weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm, kBatch>;
-  }();
+  const auto kernel = weight_only_gemv_bulk<kWarps, kChunksPerWarp, kStages, kBlocksPerSm, kBatch>;
   // Raised when a shape needs more than before (the first call is a warm-up, outside capture);
   // the carveout leaves room for kBlocksPerSm blocks, the rest stays L1.
   static int allowed_bytes = 0;
@@ -1614,12 +1336,7 @@ cudaError_t launch_bulk_config(const std::uint8_t* w_packed, const __nv_bfloat16
   config.stream = stream;
   config.attrs = programmatic_launch ? &programmatic : nullptr;
   config.numAttrs = programmatic_launch ? 1 : 0;
-  if constexpr (kLean)
-    return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, max_tiles,
-                              0x64006400u);
-  else
-    return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, max_tiles,
-                              NibbleMagicHalf{0x000F000Fu, 0x00F000F0u, 0x64006400u});
+  return cudaLaunchKernelEx(&config, kernel, w_packed, scales, x, y, n, k, max_tiles, 0x64006400u);
 }
 
 }  // namespace
@@ -1704,11 +1421,11 @@ cudaError_t launch_weight_only_gemv_direct(int bits, const std::uint8_t* w_packe
 
 // <consumer warps, chunks per warp, stages, blocks per SM, batch>, INT4, batch 1..2: 2 blocks per
 // SM of 8 consumer warps, 4 stages of 16 KiB (16 groups of a tile; K a multiple of 2048): 128 KiB
-// per SM in the ring. ptxas -v (nvcc 13.0): 89 registers at batch 1, 93 at batch 2 (sm_90a), no
-// spills. Measured and dropped (NVIDIA H200, graph replay), all with the earlier bf16 consumer: 6
-// stages (192 KiB per SM) 22.8 us at int4_b1 against 22.2 with 4, no L2 hint 22.1, batch 4 30.3
-// against the direct kernel's 23.3 (run 20261124-091514-6b9d); whole-tile stages (1 block of 16
-// consumer warps per SM, each warp's x and bias in registers for the call; run
+// per SM in the ring. ptxas -v (nvcc 13.0): 86 / 87 registers at batch 1 / 2 on sm_90a, 87 / 86
+// on sm_100a, no spills. Measured and dropped (NVIDIA H200, graph replay), all with the earlier
+// bf16 consumer: 6 stages (192 KiB per SM) 22.8 us at int4_b1 against 22.2 with 4, no L2 hint 22.1,
+// batch 4 30.3 against the direct kernel's 23.3 (run 20261124-091514-6b9d); whole-tile stages (1
+// block of 16 consumer warps per SM, each warp's x and bias in registers for the call; run
 // 20261124-092812-17c7): 21.9 us at int4_b1 against 22.6 for these stages in the same run, but 21.4
 // against 20.1 with PDL (one block per SM: the next call's block starts only when the SM's one
 // block has exited), 28.3 / 25.8 us at batch 4; one block per SM of these stages, leaving room for
@@ -1726,17 +1443,6 @@ cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __n
                                                         programmatic_launch, stream)
                     : launch_bulk_config<8, 2, 4, 2, 2>(w_packed, scales, x, y, n, k,
                                                         programmatic_launch, stream);
-}
-
-// The lean form of the bulk kernel (batch 1 only, for the A/B of visit 2).
-cudaError_t launch_weight_only_gemv_bulk_lean(const std::uint8_t* w_packed,
-                                              const __nv_bfloat16* scales, const __nv_bfloat16* x,
-                                              __nv_bfloat16* y, int n, int k, int batch,
-                                              bool programmatic_launch, cudaStream_t stream) {
-  if (n <= 0 || k <= 0 || k % kGroup != 0 || batch != 1)
-    return cudaErrorInvalidValue;
-  return launch_bulk_config<8, 2, 4, 2, 1, true>(w_packed, scales, x, y, n, k, programmatic_launch,
-                                                 stream);
 }
 
 cudaError_t launch_weight_only_dequantize(int bits, const std::uint8_t* w,

@@ -73,13 +73,6 @@ cudaError_t launch_weight_only_gemv_bulk(const std::uint8_t* w_packed, const __n
                                          const __nv_bfloat16* x, __nv_bfloat16* y, int n, int k,
                                          int batch, bool programmatic_launch, cudaStream_t stream);
 
-// The bulk kernel's lean form (fewer instructions per stage; batch 1 only): the A/B of visit 2
-// against launch_weight_only_gemv_bulk, one of which goes.
-cudaError_t launch_weight_only_gemv_bulk_lean(const std::uint8_t* w_packed,
-                                              const __nv_bfloat16* scales, const __nv_bfloat16* x,
-                                              __nv_bfloat16* y, int n, int k, int batch,
-                                              bool programmatic_launch, cudaStream_t stream);
-
 // The packed INT8 layout of launch_weight_only_pack with each 32-bit word rewritten as bytes
 // q + 128 in the order k + {0, 2, 1, 3} (for launch_weight_only_gemv_direct's int8_nibbles).
 cudaError_t launch_weight_only_pack_int8_nibbles(const std::uint8_t* w, int n, int k,

@@ -257,7 +257,7 @@ class WeightOnlyDirect
 // call's weight copies starting where the call before has freed an SM (x read and y written only
 // after that call has completed), as in a decode step whose kernels all launch this way. Needs
 // sm_90 (cp.async.bulk, mbarrier transaction counts, PDL).
-template <int kBatch, bool kPdl, int kWidth = 1, bool kLean = false>
+template <int kBatch, bool kPdl, int kWidth = 1>
 class WeightOnlyBulk : public WeightOnlyFused<4, kBatch, false, kWidth> {
   using Problem = WeightOnlyProblem<4, kBatch, kWidth>;
 
@@ -270,9 +270,9 @@ class WeightOnlyBulk : public WeightOnlyFused<4, kBatch, false, kWidth> {
   }
 
   void run(aisp::Context& ctx) override {
-    AISP_CUDA_CHECK((kLean ? launch_weight_only_gemv_bulk_lean : launch_weight_only_gemv_bulk)(
-        this->next_w_packed(), this->scales(), this->x(), this->y(), Problem::kN, Problem::kK,
-        kBatch, kPdl, ctx.stream()));
+    AISP_CUDA_CHECK(launch_weight_only_gemv_bulk(this->next_w_packed(), this->scales(), this->x(),
+                                                 this->y(), Problem::kN, Problem::kK, kBatch, kPdl,
+                                                 ctx.stream()));
   }
 };
 

@@ -1,6 +1,0 @@
-// `_bulk_pdl` with the kernel's lean form (weight_only_gemv_kernel.cu, weight_only_gemv_bulk_lean).
-// Visit 2's A/B.
-#include "weight_only_variants.cuh"
-
-using Variant = aisp::ch19::WeightOnlyBulk<1, true, 1, true>;
-AISP_VARIANT(Variant)
