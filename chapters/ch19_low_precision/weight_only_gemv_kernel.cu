@@ -772,8 +772,9 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 // arrival per warp on its empty barrier) once the warp's MMAs have consumed the words it loaded.
 //
 // Where the time goes, and why this form: the copy ring alone (the same producer, consumers that
-// only touch one word per stage) streams the 58.7 MB INT4 layer in 14.7 us on the H200 (13.1-13.4
-// with PDL; the README's "where the time goes"), while the previous consumer (bf16 magic, x
+// only touch one word per stage) streams the 58.7 MB INT4 layer in 14.7 us on the H200 (with PDL
+// 14.8-15.5 us, or 13.1-13.4 where each SM has room for the next call's block; the README's "where
+// the time goes"), while the previous consumer (bf16 magic, x
 // through L1, shared-memory float atomics per tile) took 22.2 us with 244 SASS instructions per
 // stage, 112 of them the dequantization. The consumers' instruction stream is the limit, so this
 // version cuts it:
@@ -819,6 +820,9 @@ __global__ void __launch_bounds__(32 * kSplit, kMinBlocks)
 // visible. Two blocks fill an SM's registers, so the next call's blocks start only where one of
 // this call's has exited: its ramp overlaps this call's tail. Launched without the attribute, both
 // instructions do nothing.
+// Measured (NVIDIA H200, graph replay, run 20261124-132900-5c35): int4_b1 19.09 us, with PDL
+// 16.99 us (0.81 of 4275 GB/s on the weight bytes); the wide layer with PDL 31.00 us. SASS: 150.75
+// instructions per 16 KiB stage (the bf16 consumer: 244).
 // Bytes: N·K/2 (weights) + N·K/128·2 (scales) + batch·K·2 (x, read twice per block from L2) +
 // batch·N·2 (y); FLOPs 2·batch·N·K. Ceiling: HBM bandwidth on the weight bytes (4275 GB/s copy
 // ceiling, ANCHORS; the same ring with idle consumers: 14.7 us for the INT4 layer).
