@@ -27,7 +27,8 @@
 //     shared memory and written by TMA stores that run while the next tile's main loop does.
 // What differs is the consumer's schedule (one idea per rung, each described at its main loop):
 // two temporaries in flight (128×128), two fragments through one temporary (256×128), the wider
-// instruction m64n192k32 (128×192), and a control without promotion (per-tensor scales).
+// instruction m64n192k32 (128×192), A from registers and two n128 halves through one temporary
+// (128×256), and a control without promotion (per-tensor scales).
 //
 // Bytes: M·K + N·K (e4m3) + scales + 2·M·N (bf16 C); FLOPs 2·M·N·K. Ceiling: FP8 tensor cores
 // (1438 TFLOP/s for cuBLASLt on the H200, ANCHORS.md). sm_90a only (wgmma, setmaxnreg): elsewhere
@@ -44,6 +45,7 @@
 #include "../common/fp8_scale_layouts.cuh"
 #include "../common/fp8_wgmma.cuh"
 #include "../common/mbarrier.cuh"
+#include "../common/mma_sync.cuh"
 #include "../common/setmaxnreg.cuh"
 #include "../common/shared_alignment.cuh"
 #include "../common/tensor_map.hpp"
@@ -65,6 +67,7 @@ enum class Schedule {
   paired_temporaries,  // 128×128: two k blocks in flight into two temporaries
   fragments,           // 256×128: two 64-row fragments per consumer through one temporary
   single_temporary,    // 128×192: one wide temporary per k block
+  register_a_halves,   // 128×256: A from registers, two n128 halves through one temporary
 };
 
 // Hopper's opt-in shared memory per block (227 KiB; prepare checks the device's own figure).
@@ -80,6 +83,7 @@ struct Rung {
   static constexpr bool kTmaStore = kRung.tma_store;
   static constexpr Schedule kSchedule = kTileM == 256   ? Schedule::fragments
                                         : kTileN == 192 ? Schedule::single_temporary
+                                        : kTileN == 256 ? Schedule::register_a_halves
                                                         : Schedule::paired_temporaries;
   // 256-row tiles pair horizontally in a cluster and share A; the others vertically, sharing B.
   static constexpr bool kShareA = kTileM == 256;
@@ -92,7 +96,7 @@ struct Rung {
   // Shared memory: [C staging (kTmaStore)] then the ring: the A and B tiles of every slot
   // (1024-byte aligned for the swizzle), the A factors of every slot, full[] and empty[]. The
   // ring takes as many slots as fit beside the staging buffers, at most 6: 6 for 128×128 tiles,
-  // 4 for 256×128, 5 for 128×192 (4 with the staging buffers).
+  // 4 for 256×128, 5 for 128×192 (4 with the staging buffers), 4 for 128×256 (3 with them).
   static constexpr unsigned kStagingFragmentBytes = 64 * kTileN * 2;  // 64 rows of bf16
   static constexpr unsigned kStagingBytes =
       kTmaStore ? kConsumers * kFragments * kStagingFragmentBytes : 0;
@@ -425,6 +429,76 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
 }
 
 // ---------------------------------------------------------------------------------------------
+// 128×256 (Schedule::register_a_halves): the rungs above are bound by shared-memory bandwidth
+// (README): per k block an SM's shared memory takes the TMA writes of the A and B tiles and the
+// wgmma reads, each consumer reading its 64-row A fragment and the whole B tile, so bytes per
+// output element per k block fall with wider tiles: 128×128 (32 KiB written + 2·(8 + 16) read
+// for 128·128 outputs) 4.9 B, 128×192 (40 + 2·(8 + 24)) 4.2 B, 128×256 (48 + 2·(8 + 32)) 3.9 B,
+// the ratio of cuBLASLt's per-tensor kernel with two m64n256 consumers. A 64×256 accumulator is
+// 128 registers; a 128-register temporary beside it does not fit, so each consumer computes its
+// 64 rows × 256 columns as two n128 halves through one 64-register temporary, with A taken from
+// registers (wgmma RS form): per k block it loads its 64×128 e4m3 A fragment once with ldmatrix
+// (16 registers per thread; A read from shared memory once instead of once per half), then
+// 4 wgmma m64n128k32 on B rows 0-127 -> temp, wait, promote into columns 0-127 with the first
+// 128-column B scale block's factor; 4 more on B rows 128-255 (same A registers) -> temp, wait,
+// release the slot, promote into columns 128-255 with the second block's. A 256-column tile
+// starting at a multiple of 256 covers exactly two B scale blocks (N % 256 == 0, checked in
+// prepare). Each promotion pauses this warpgroup's tensor-core work; the other consumer's wgmma
+// fill the gap (as in the 256×128 rung).
+template <class R>
+__device__ __forceinline__ void mainloop_register_a(const Ring<R>& ring, const ConsumerThread& me,
+                                                    float (&acc)[1][R::kAccumulators], int base,
+                                                    int k_blocks, const float* tile_b_scales,
+                                                    int b_scale_ld) {
+  constexpr int kHalf = R::kAccumulators / 2;           // 64 registers: 128 columns
+  constexpr unsigned kHalfBBytes = R::kBTileBytes / 2;  // B rows 128-255 start here
+  constexpr int kSlices = kBlockK / 32;                 // k32 slices per k block
+  const float* second_b_scales = tile_b_scales + b_scale_ld;
+  // This lane's ldmatrix row (lanes 0-7 and 16-23: rows 0-7 of the warp's 16, lanes 8-15 and
+  // 24-31: rows 8-15) and its 16-byte chunk of a k32 slice (lanes 16-31 the second); the 128-byte
+  // swizzle stores logical chunk c of row r at chunk c ^ (r % 8).
+  const int a_row = me.row<R>(0) - me.lane / 4 + me.lane % 8 + 8 * ((me.lane / 8) % 2);
+  const int a_chunk = me.lane / 16;
+  float temp[kHalf];
+  std::uint32_t a[kSlices][4];
+  for (int kb = 0; kb < k_blocks; ++kb) {
+    const int step = base + kb, s = step % R::kStages;
+    const float b_first = __ldg(tile_b_scales + kb), b_second = __ldg(second_b_scales + kb);
+    common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / R::kStages) & 1));
+    const float* a_factors = ring.a_scales(s) + me.row<R>(0);
+    const float a_top = a_factors[0], a_bottom = a_factors[8];
+    const std::uint8_t* a_row_bytes = ring.a_tile(s) + a_row * kBlockK;
+#pragma unroll
+    for (int kk = 0; kk < kSlices; ++kk)
+      common::ldmatrix_x4(a[kk], a_row_bytes + 16 * ((2 * kk + a_chunk) ^ (a_row % 8)));
+    const std::uint64_t desc_b_first = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
+    const std::uint64_t desc_b_second =
+        common::wgmma_descriptor_k_major_sw128(ring.b_tile(s) + kHalfBBytes);
+
+    common::wgmma_fence();  // the ldmatrix writes of a (and the last promotion's reads of temp)
+#pragma unroll
+    for (int kk = 0; kk < kSlices; ++kk)
+      common::wgmma_m64nNk32_e4m3_rs<128>(temp, a[kk], desc_b_first + 2 * kk, kk > 0);
+    common::wgmma_commit_group();
+    common::wgmma_wait_group<0>();
+    common::wgmma_fence_accumulators(temp);
+    promote<kHalf / 4>(acc[0], temp, a_top * b_first, a_bottom * b_first, a_top * b_first,
+                       a_bottom * b_first);
+
+    common::wgmma_fence();  // the promotion's reads of temp before the next half overwrites it
+#pragma unroll
+    for (int kk = 0; kk < kSlices; ++kk)
+      common::wgmma_m64nNk32_e4m3_rs<128>(temp, a[kk], desc_b_second + 2 * kk, kk > 0);
+    common::wgmma_commit_group();
+    common::wgmma_wait_group<0>();  // also: a may be overwritten (next k block's ldmatrix)
+    common::wgmma_fence_accumulators(temp);
+    release_slot(ring, s);  // the slot's tiles and factors are no longer read
+    promote<0, kHalf / 4>(acc[0], temp, a_top * b_second, a_bottom * b_second, a_top * b_second,
+                          a_bottom * b_second);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Epilogues.
 
 // One 64-row fragment (fp32, wgmma's layout) -> bf16 C straight from registers: the four lanes of
@@ -529,6 +603,8 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
       mainloop_paired(ring, me, acc, base, k_blocks, tile_b_scales);
     } else if constexpr (R::kSchedule == Schedule::fragments) {
       mainloop_fragments(ring, me, acc, base, k_blocks, tile_b_scales);
+    } else if constexpr (R::kSchedule == Schedule::register_a_halves) {
+      mainloop_register_a(ring, me, acc, base, k_blocks, tile_b_scales, b_scale_ld);
     } else {
       mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     }
@@ -609,6 +685,8 @@ constexpr Fp8WgmmaRung kBuiltRungs[] = {
     {.tile_rows = 256, .cluster = 2},       // 256×128, A multicast
     {.tile_cols = 192},                     // 128×192
     {.tile_cols = 192, .tma_store = true},  // 128×192, TMA-store epilogue
+    {.tile_cols = 256},                     // 128×256, A from registers
+    {.tile_cols = 256, .tma_store = true},  // 128×256, A from registers, TMA-store epilogue
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
@@ -716,7 +794,10 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   // A cluster pairs tiles vertically (they share B) or, for 256-row tiles, horizontally (A).
   const bool share_a = rung.tile_rows == 256;
   const int m_multiple = share_a ? rung.tile_rows : rung.tile_rows * rung.cluster;
-  const int n_multiple = share_a ? rung.tile_cols * rung.cluster : 128;
+  // 256-column tiles have no partial-tile logic (each covers exactly two B scale blocks).
+  const int n_multiple = share_a                 ? rung.tile_cols * rung.cluster
+                         : rung.tile_cols == 256 ? 256
+                                                 : 128;
   if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.m % m_multiple != 0 ||
       args.n % n_multiple != 0 || args.k % (2 * kBlockK) != 0)
     throw std::invalid_argument(
