@@ -64,10 +64,11 @@ constexpr int kStoreBoxCols = 64;    // TMA-store epilogue: boxes of 64 rows × 
 
 // How a consumer warpgroup turns ring slots into accumulators (see each main loop below).
 enum class Schedule {
-  paired_temporaries,  // 128×128: two k blocks in flight into two temporaries
-  fragments,           // 256×128: two 64-row fragments per consumer through one temporary
-  single_temporary,    // 128×192: one wide temporary per k block
-  register_a_halves,   // 128×256: A from registers, two n128 halves through one temporary
+  paired_temporaries,   // 128×128: two k blocks in flight into two temporaries
+  fragments,            // 256×128: two 64-row fragments per consumer through one temporary
+  single_temporary,     // 128×192: one wide temporary per k block
+  register_a_halves,    // 128×256: A from registers, two n128 halves through one temporary
+  register_a_quarters,  // 128×256: A from registers, four n64 quarters, two temporaries in flight
 };
 
 // Hopper's opt-in shared memory per block (227 KiB; prepare checks the device's own figure).
@@ -81,10 +82,12 @@ struct Rung {
   static constexpr int kTileM = kRung.tile_rows, kTileN = kRung.tile_cols;
   static constexpr int kCluster = kRung.cluster;
   static constexpr bool kTmaStore = kRung.tma_store;
-  static constexpr Schedule kSchedule = kTileM == 256   ? Schedule::fragments
-                                        : kTileN == 192 ? Schedule::single_temporary
-                                        : kTileN == 256 ? Schedule::register_a_halves
-                                                        : Schedule::paired_temporaries;
+  static constexpr Schedule kSchedule =
+      kTileM == 256   ? Schedule::fragments
+      : kTileN == 192 ? Schedule::single_temporary
+      : kTileN == 256
+          ? (kRung.a_quarters ? Schedule::register_a_quarters : Schedule::register_a_halves)
+          : Schedule::paired_temporaries;
   // 256-row tiles pair horizontally in a cluster and share A; the others vertically, sharing B.
   static constexpr bool kShareA = kTileM == 256;
   static constexpr int kFragments = kTileM / 128;   // 64-row fragments per consumer warpgroup
@@ -498,6 +501,76 @@ __device__ __forceinline__ void mainloop_register_a(const Ring<R>& ring, const C
   }
 }
 
+// 128×256 in quarters (Schedule::register_a_quarters): the same tile, the same A registers and
+// the same shared-memory bytes (A from registers, B read once per consumer whatever the
+// instruction's N), but each consumer's 256 columns as four wgmma groups of n64 (4 × m64n64k32)
+// through two 32-register temporaries, so that one quarter's group is queued on the tensor cores
+// while the previous quarter is promoted: issue q0 -> T0, q1 -> T1; wait for q0, promote it,
+// issue q2 -> T0; wait for q1, promote, issue q3 -> T1; wait for q2, promote; wait for q3, release
+// the slot, promote. The halves schedule's consumer has nothing of its own queued while it
+// promotes (only the other consumer's group fills that gap). Registers: 128 accumulators + 2 × 32
+// + 16 A (as the halves schedule's 128 + 64 + 16). Nothing stays in flight across the loop's back
+// edge (the last wait is wait_group 0), the rule that keeps ptxas from serializing (C7514).
+template <class R>
+__device__ __forceinline__ void
+mainloop_register_a_quarters(const Ring<R>& ring, const ConsumerThread& me,
+                             float (&acc)[1][R::kAccumulators], int base, int k_blocks,
+                             const float* tile_b_scales, int b_scale_ld) {
+  constexpr int kQuarter = R::kAccumulators / 4;           // 32 registers: 64 columns
+  constexpr unsigned kQuarterBBytes = R::kBTileBytes / 4;  // 64 B rows of 128 k
+  constexpr int kSlices = kBlockK / 32;
+  constexpr int kGroups = kQuarter / 4;  // 8-column groups per quarter
+  const float* second_b_scales = tile_b_scales + b_scale_ld;
+  const int a_row = me.row<R>(0) - me.lane / 4 + me.lane % 8 + 8 * ((me.lane / 8) % 2);
+  const int a_chunk = me.lane / 16;
+  float t0[kQuarter], t1[kQuarter];
+  std::uint32_t a[kSlices][4];
+  // Quarter q of the B tile -> t (one committed group), after a fence for the registers it uses.
+  const auto issue = [&](float(&t)[kQuarter], std::uint64_t desc_b) {
+    common::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kSlices; ++kk)
+      common::wgmma_m64nNk32_e4m3_rs<64>(t, a[kk], desc_b + 2 * kk, kk > 0);
+    common::wgmma_commit_group();
+  };
+  for (int kb = 0; kb < k_blocks; ++kb) {
+    const int step = base + kb, s = step % R::kStages;
+    const float b_first = __ldg(tile_b_scales + kb), b_second = __ldg(second_b_scales + kb);
+    common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / R::kStages) & 1));
+    const float* a_factors = ring.a_scales(s) + me.row<R>(0);
+    const float a_top = a_factors[0], a_bottom = a_factors[8];
+    const std::uint8_t* a_row_bytes = ring.a_tile(s) + a_row * kBlockK;
+#pragma unroll
+    for (int kk = 0; kk < kSlices; ++kk)
+      common::ldmatrix_x4(a[kk], a_row_bytes + 16 * ((2 * kk + a_chunk) ^ (a_row % 8)));
+    const std::uint64_t desc_b = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
+    // Quarter q's B rows start q · 64 rows · 128 bytes further (in 16-byte descriptor units).
+    constexpr std::uint64_t kQuarterUnits = kQuarterBBytes >> 4;
+    const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
+    const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
+
+    issue(t0, desc_b);
+    issue(t1, desc_b + kQuarterUnits);
+    common::wgmma_wait_group<1>();
+    common::wgmma_fence_accumulators(t0);
+    promote<2 * kGroups, 0>(acc[0], t0, top_first, bottom_first, top_second, bottom_second);
+    issue(t0, desc_b + 2 * kQuarterUnits);
+    common::wgmma_wait_group<1>();
+    common::wgmma_fence_accumulators(t1);
+    promote<2 * kGroups, kGroups>(acc[0], t1, top_first, bottom_first, top_second, bottom_second);
+    issue(t1, desc_b + 3 * kQuarterUnits);
+    common::wgmma_wait_group<1>();
+    common::wgmma_fence_accumulators(t0);
+    promote<2 * kGroups, 2 * kGroups>(acc[0], t0, top_first, bottom_first, top_second,
+                                      bottom_second);
+    common::wgmma_wait_group<0>();  // also: a may be overwritten (next k block's ldmatrix)
+    common::wgmma_fence_accumulators(t1);
+    release_slot(ring, s);
+    promote<2 * kGroups, 3 * kGroups>(acc[0], t1, top_first, bottom_first, top_second,
+                                      bottom_second);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Epilogues.
 
@@ -605,6 +678,8 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
       mainloop_fragments(ring, me, acc, base, k_blocks, tile_b_scales);
     } else if constexpr (R::kSchedule == Schedule::register_a_halves) {
       mainloop_register_a(ring, me, acc, base, k_blocks, tile_b_scales, b_scale_ld);
+    } else if constexpr (R::kSchedule == Schedule::register_a_quarters) {
+      mainloop_register_a_quarters(ring, me, acc, base, k_blocks, tile_b_scales, b_scale_ld);
     } else {
       mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     }
@@ -687,6 +762,7 @@ constexpr Fp8WgmmaRung kBuiltRungs[] = {
     {.tile_cols = 192, .tma_store = true},  // 128×192, TMA-store epilogue
     {.tile_cols = 256},                     // 128×256, A from registers
     {.tile_cols = 256, .tma_store = true},  // 128×256, A from registers, TMA-store epilogue
+    {.tile_cols = 256, .tma_store = true, .a_quarters = true},  // the same in n64 quarters
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
@@ -767,7 +843,8 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
 std::string describe(const Fp8WgmmaRung& rung) {
   return std::to_string(rung.tile_rows) + "x" + std::to_string(rung.tile_cols) +
          " tiles, cluster " + std::to_string(rung.cluster) +
-         (rung.tma_store ? ", TMA-store epilogue" : "");
+         (rung.tma_store ? ", TMA-store epilogue" : "") +
+         (rung.a_quarters ? ", A from registers in n64 quarters" : "");
 }
 
 std::string built_rungs() {

@@ -42,7 +42,10 @@ struct Fp8WgmmaRung {
   int tile_rows = 128;     // 128 or 256
   int tile_cols = 128;     // 128, 192 or 256 (A from registers; N a multiple of 256)
   int cluster = 1;         // 1 or 2
-  bool tma_store = false;  // C through shared memory and TMA stores (128×192 tiles)
+  bool tma_store = false;  // C through shared memory and TMA stores (128×192, 128×256 tiles)
+  // 128×256 tiles: each consumer's 256 columns as four n64 quarters through two temporaries in
+  // flight (promoting one while the next runs) instead of two n128 halves through one.
+  bool a_quarters = false;
 
   constexpr bool operator==(const Fp8WgmmaRung&) const = default;
 };

@@ -34,9 +34,10 @@
 #define AISP_FP8_WGMMA_P72 "%72, %73, %74, %75, %76, %77, %78, %79"
 #define AISP_FP8_WGMMA_P80 "%80, %81, %82, %83, %84, %85, %86, %87"
 #define AISP_FP8_WGMMA_P88 "%88, %89, %90, %91, %92, %93, %94, %95"
+#define AISP_FP8_WGMMA_PLACEHOLDERS_32                                                             \
+  AISP_FP8_WGMMA_P0 ", " AISP_FP8_WGMMA_P8 ", " AISP_FP8_WGMMA_P16 ", " AISP_FP8_WGMMA_P24
 #define AISP_FP8_WGMMA_PLACEHOLDERS_48                                                             \
-  AISP_FP8_WGMMA_P0 ", " AISP_FP8_WGMMA_P8 ", " AISP_FP8_WGMMA_P16 ", " AISP_FP8_WGMMA_P24         \
-                    ", " AISP_FP8_WGMMA_P32 ", " AISP_FP8_WGMMA_P40
+  AISP_FP8_WGMMA_PLACEHOLDERS_32 ", " AISP_FP8_WGMMA_P32 ", " AISP_FP8_WGMMA_P40
 #define AISP_FP8_WGMMA_PLACEHOLDERS_64                                                             \
   AISP_FP8_WGMMA_PLACEHOLDERS_48 ", " AISP_FP8_WGMMA_P48 ", " AISP_FP8_WGMMA_P56
 #define AISP_FP8_WGMMA_PLACEHOLDERS_96                                                             \
@@ -45,9 +46,9 @@
 #define AISP_FP8_WGMMA_D8(i)                                                                       \
   "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]),      \
       "+f"(d[i + 6]), "+f"(d[i + 7])
-#define AISP_FP8_WGMMA_D48                                                                         \
-  AISP_FP8_WGMMA_D8(0), AISP_FP8_WGMMA_D8(8), AISP_FP8_WGMMA_D8(16), AISP_FP8_WGMMA_D8(24),        \
-      AISP_FP8_WGMMA_D8(32), AISP_FP8_WGMMA_D8(40)
+#define AISP_FP8_WGMMA_D32                                                                         \
+  AISP_FP8_WGMMA_D8(0), AISP_FP8_WGMMA_D8(8), AISP_FP8_WGMMA_D8(16), AISP_FP8_WGMMA_D8(24)
+#define AISP_FP8_WGMMA_D48 AISP_FP8_WGMMA_D32, AISP_FP8_WGMMA_D8(32), AISP_FP8_WGMMA_D8(40)
 #define AISP_FP8_WGMMA_D64 AISP_FP8_WGMMA_D48, AISP_FP8_WGMMA_D8(48), AISP_FP8_WGMMA_D8(56)
 #define AISP_FP8_WGMMA_D96                                                                         \
   AISP_FP8_WGMMA_D64, AISP_FP8_WGMMA_D8(64), AISP_FP8_WGMMA_D8(72), AISP_FP8_WGMMA_D8(80),         \
@@ -96,22 +97,31 @@ __device__ __forceinline__ void wgmma_m64nNk32_e4m3(float (&d)[N / 2], std::uint
 // ldmatrix.x4 (b16) loads it: matrices (rows 0-7, bytes 0-15), (rows 8-15, bytes 0-15),
 // (rows 0-7, bytes 16-31), (rows 8-15, bytes 16-31). The hardware reads `a` asynchronously: the
 // registers must not be written again before a wgmma_wait_group covering this wgmma, and a
-// wgmma_fence must order their writes (ldmatrix) before it. N is 128 (chapter 19's 128×256 tile,
-// two n128 halves); another N needs its operand list.
+// wgmma_fence must order their writes (ldmatrix) before it. N is 128 or 64 (chapter 19's 128×256
+// tile in two n128 halves or four n64 quarters); another N needs its operand list.
 template <int N>
 __device__ __forceinline__ void wgmma_m64nNk32_e4m3_rs(float (&d)[N / 2],
                                                        const std::uint32_t (&a)[4],
                                                        std::uint64_t desc_b, bool accumulate) {
-  static_assert(N == 128,
-                "wgmma_m64nNk32_e4m3_rs: N must be 128 (add the operand list for others)");
+  static_assert(N == 64 || N == 128,
+                "wgmma_m64nNk32_e4m3_rs: N must be 64 or 128 (add the operand list for others)");
 #if AISP_WGMMA_AVAILABLE
-  asm volatile(
-      "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %69, 0;\n\t"
-      "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_64
-      "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n\t}"
-      : AISP_FP8_WGMMA_D64
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b),
-        "r"(static_cast<std::uint32_t>(accumulate)));
+  const auto scale_d = static_cast<std::uint32_t>(accumulate);
+  if constexpr (N == 128) {
+    asm volatile(
+        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %69, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_64
+        "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n\t}"
+        : AISP_FP8_WGMMA_D64
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+  } else {
+    asm volatile(
+        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %37, 0;\n\t"
+        "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_32
+        "}, {%32, %33, %34, %35}, %36, p, 1, 1;\n\t}"
+        : AISP_FP8_WGMMA_D32
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+  }
 #else
   (void)d, (void)a, (void)desc_b, (void)accumulate;
   __trap();
