@@ -754,15 +754,16 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // The rungs built, each one kernel instantiation (the variant files name them).
 constexpr Fp8WgmmaRung kBuiltRungs[] = {
-    {},                                     // 128×128
-    {.cluster = 2},                         // 128×128, B multicast
-    {.tile_rows = 256},                     // 256×128
-    {.tile_rows = 256, .cluster = 2},       // 256×128, A multicast
-    {.tile_cols = 192},                     // 128×192
-    {.tile_cols = 192, .tma_store = true},  // 128×192, TMA-store epilogue
-    {.tile_cols = 256},                     // 128×256, A from registers
-    {.tile_cols = 256, .tma_store = true},  // 128×256, A from registers, TMA-store epilogue
-    {.tile_cols = 256, .tma_store = true, .a_quarters = true},  // the same in n64 quarters
+    {},                                      // 128×128
+    {.cluster = 2},                          // 128×128, B multicast
+    {.tile_rows = 256},                      // 256×128
+    {.tile_rows = 256, .cluster = 2},        // 256×128, A multicast
+    {.tile_cols = 192},                      // 128×192
+    {.tile_cols = 192, .tma_store = true},   // 128×192, TMA-store epilogue
+    {.tile_cols = 256},                      // 128×256, A from registers
+    {.tile_cols = 256, .tma_store = true},   // 128×256, A from registers, TMA-store epilogue
+    {.tile_cols = 256, .a_quarters = true},  // 128×256 in n64 quarters
+    {.tile_cols = 256, .tma_store = true, .a_quarters = true},  // the same, TMA-store epilogue
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
