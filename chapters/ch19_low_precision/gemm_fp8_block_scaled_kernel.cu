@@ -17,8 +17,8 @@
 //     (setmaxnreg 40); warpgroups 1 and 2 consume (setmaxnreg 232), each its half of the tile's
 //     rows; a slot is released (empty[s], one arrival per consumer warp and block of the cluster)
 //     once its wgmma finished and its factors were read;
-//   - tiles in a grouped order (1024 rows of A at a time) so the tiles in flight share A rows and
-//     B columns in L2;
+//   - tiles in a grouped order (Fp8WgmmaRung::group_rows rows of A at a time, 1024 unless the
+//     rung says otherwise) so the tiles in flight share A rows and B columns in L2;
 //   - clusters of 2 (optional): two blocks on neighbouring SMs compute adjacent tiles that share
 //     one operand tile; each loads half of it and multicasts it to both (TMA multicast), and a
 //     slot is free when both blocks' consumers released it (on the peer's barrier through mapa).
@@ -27,8 +27,7 @@
 //     shared memory and written by TMA stores that run while the next tile's main loop does.
 // What differs is the consumer's schedule (one idea per rung, each described at its main loop):
 // two temporaries in flight (128×128), two fragments through one temporary (256×128), the wider
-// instruction m64n192k32 (128×192), A from registers and two n128 halves through one temporary
-// (128×256), and a control without promotion (per-tensor scales).
+// instruction m64n192k32 (128×192), and a control without promotion (per-tensor scales).
 //
 // Bytes: M·K + N·K (e4m3) + scales + 2·M·N (bf16 C); FLOPs 2·M·N·K. Ceiling: FP8 tensor cores
 // (1438 TFLOP/s for cuBLASLt on the H200, ANCHORS.md). sm_90a only (wgmma, setmaxnreg): elsewhere
@@ -45,7 +44,6 @@
 #include "../common/fp8_scale_layouts.cuh"
 #include "../common/fp8_wgmma.cuh"
 #include "../common/mbarrier.cuh"
-#include "../common/mma_sync.cuh"
 #include "../common/setmaxnreg.cuh"
 #include "../common/shared_alignment.cuh"
 #include "../common/tensor_map.hpp"
@@ -59,16 +57,13 @@ namespace {
 constexpr int kBlockK = 128;   // = the scale block: one promotion per k block
 constexpr int kConsumers = 2;  // consumer warpgroups
 constexpr int kThreads = 128 * (1 + kConsumers);
-constexpr int kGroupRowsOfA = 1024;  // tile order: this many rows of A at a time
-constexpr int kStoreBoxCols = 64;    // TMA-store epilogue: boxes of 64 rows × 64 bf16 (128 B)
+constexpr int kStoreBoxCols = 64;  // TMA-store epilogue: boxes of 64 rows × 64 bf16 (128 B)
 
 // How a consumer warpgroup turns ring slots into accumulators (see each main loop below).
 enum class Schedule {
-  paired_temporaries,   // 128×128: two k blocks in flight into two temporaries
-  fragments,            // 256×128: two 64-row fragments per consumer through one temporary
-  single_temporary,     // 128×192: one wide temporary per k block
-  register_a_halves,    // 128×256: A from registers, two n128 halves through one temporary
-  register_a_quarters,  // 128×256: A from registers, four n64 quarters, two temporaries in flight
+  paired_temporaries,  // 128×128: two k blocks in flight into two temporaries
+  fragments,           // 256×128: two 64-row fragments per consumer through one temporary
+  single_temporary,    // 128×192: one wide temporary per k block
 };
 
 // Hopper's opt-in shared memory per block (227 KiB; prepare checks the device's own figure).
@@ -82,12 +77,9 @@ struct Rung {
   static constexpr int kTileM = kRung.tile_rows, kTileN = kRung.tile_cols;
   static constexpr int kCluster = kRung.cluster;
   static constexpr bool kTmaStore = kRung.tma_store;
-  static constexpr Schedule kSchedule =
-      kTileM == 256   ? Schedule::fragments
-      : kTileN == 192 ? Schedule::single_temporary
-      : kTileN == 256
-          ? (kRung.a_quarters ? Schedule::register_a_quarters : Schedule::register_a_halves)
-          : Schedule::paired_temporaries;
+  static constexpr Schedule kSchedule = kTileM == 256   ? Schedule::fragments
+                                        : kTileN == 192 ? Schedule::single_temporary
+                                                        : Schedule::paired_temporaries;
   // 256-row tiles pair horizontally in a cluster and share A; the others vertically, sharing B.
   static constexpr bool kShareA = kTileM == 256;
   static constexpr int kFragments = kTileM / 128;   // 64-row fragments per consumer warpgroup
@@ -99,7 +91,7 @@ struct Rung {
   // Shared memory: [C staging (kTmaStore)] then the ring: the A and B tiles of every slot
   // (1024-byte aligned for the swizzle), the A factors of every slot, full[] and empty[]. The
   // ring takes as many slots as fit beside the staging buffers, at most 6: 6 for 128×128 tiles,
-  // 4 for 256×128, 5 for 128×192 (4 with the staging buffers), 4 for 128×256 (3 with them).
+  // 4 for 256×128, 5 for 128×192 (4 with the staging buffers).
   static constexpr unsigned kStagingFragmentBytes = 64 * kTileN * 2;  // 64 rows of bf16
   static constexpr unsigned kStagingBytes =
       kTmaStore ? kConsumers * kFragments * kStagingFragmentBytes : 0;
@@ -109,7 +101,10 @@ struct Rung {
   static constexpr unsigned kRingBytes = kStages * kStageBytes + 2 * kStages * 8;
   static constexpr unsigned kSharedBytes =
       kStagingBytes + kRingBytes + common::kSharedAlignmentSlack;
-  static constexpr int kGroupRows = kGroupRowsOfA / (kTileM * (kShareA ? 1 : kCluster));
+  // The tile order's group height in tiles (or vertical clusters).
+  static constexpr int kGroupRows = kRung.group_rows / (kTileM * (kShareA ? 1 : kCluster));
+  static_assert(kRung.group_rows % (kTileM * (kShareA ? 1 : kCluster)) == 0,
+                "group_rows must be a multiple of the rows a tile (or vertical cluster) covers");
   static_assert(kTileN % kStoreBoxCols == 0, "the TMA-store boxes must tile the tile's columns");
   static_assert(kStages >= 2 && kSharedBytes <= kMaxSharedPerBlock, "the ring does not fit");
 };
@@ -432,146 +427,6 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
 }
 
 // ---------------------------------------------------------------------------------------------
-// 128×256 (Schedule::register_a_halves): the rungs above are bound by shared-memory bandwidth
-// (README): per k block an SM's shared memory takes the TMA writes of the A and B tiles and the
-// wgmma reads, each consumer reading its 64-row A fragment and the whole B tile, so bytes per
-// output element per k block fall with wider tiles: 128×128 (32 KiB written + 2·(8 + 16) read
-// for 128·128 outputs) 4.9 B, 128×192 (40 + 2·(8 + 24)) 4.2 B, 128×256 (48 + 2·(8 + 32)) 3.9 B,
-// the ratio of cuBLASLt's per-tensor kernel with two m64n256 consumers. A 64×256 accumulator is
-// 128 registers; a 128-register temporary beside it does not fit, so each consumer computes its
-// 64 rows × 256 columns as two n128 halves through one 64-register temporary, with A taken from
-// registers (wgmma RS form): per k block it loads its 64×128 e4m3 A fragment once with ldmatrix
-// (16 registers per thread; A read from shared memory once instead of once per half), then
-// 4 wgmma m64n128k32 on B rows 0-127 -> temp, wait, promote into columns 0-127 with the first
-// 128-column B scale block's factor; 4 more on B rows 128-255 (same A registers) -> temp, wait,
-// release the slot, promote into columns 128-255 with the second block's. A 256-column tile
-// starting at a multiple of 256 covers exactly two B scale blocks (N % 256 == 0, checked in
-// prepare). Each promotion pauses this warpgroup's tensor-core work; the other consumer's wgmma
-// fill the gap (as in the 256×128 rung).
-template <class R>
-__device__ __forceinline__ void mainloop_register_a(const Ring<R>& ring, const ConsumerThread& me,
-                                                    float (&acc)[1][R::kAccumulators], int base,
-                                                    int k_blocks, const float* tile_b_scales,
-                                                    int b_scale_ld) {
-  constexpr int kHalf = R::kAccumulators / 2;           // 64 registers: 128 columns
-  constexpr unsigned kHalfBBytes = R::kBTileBytes / 2;  // B rows 128-255 start here
-  constexpr int kSlices = kBlockK / 32;                 // k32 slices per k block
-  const float* second_b_scales = tile_b_scales + b_scale_ld;
-  // This lane's ldmatrix row (lanes 0-7 and 16-23: rows 0-7 of the warp's 16, lanes 8-15 and
-  // 24-31: rows 8-15) and its 16-byte chunk of a k32 slice (lanes 16-31 the second); the 128-byte
-  // swizzle stores logical chunk c of row r at chunk c ^ (r % 8).
-  const int a_row = me.row<R>(0) - me.lane / 4 + me.lane % 8 + 8 * ((me.lane / 8) % 2);
-  const int a_chunk = me.lane / 16;
-  float temp[kHalf];
-  std::uint32_t a[kSlices][4];
-  for (int kb = 0; kb < k_blocks; ++kb) {
-    const int step = base + kb, s = step % R::kStages;
-    const float b_first = __ldg(tile_b_scales + kb), b_second = __ldg(second_b_scales + kb);
-    common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / R::kStages) & 1));
-    const float* a_factors = ring.a_scales(s) + me.row<R>(0);
-    const float a_top = a_factors[0], a_bottom = a_factors[8];
-    const std::uint8_t* a_row_bytes = ring.a_tile(s) + a_row * kBlockK;
-#pragma unroll
-    for (int kk = 0; kk < kSlices; ++kk)
-      common::ldmatrix_x4(a[kk], a_row_bytes + 16 * ((2 * kk + a_chunk) ^ (a_row % 8)));
-    const std::uint64_t desc_b_first = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
-    const std::uint64_t desc_b_second =
-        common::wgmma_descriptor_k_major_sw128(ring.b_tile(s) + kHalfBBytes);
-
-    common::wgmma_fence();  // the ldmatrix writes of a (and the last promotion's reads of temp)
-#pragma unroll
-    for (int kk = 0; kk < kSlices; ++kk)
-      common::wgmma_m64nNk32_e4m3_rs<128>(temp, a[kk], desc_b_first + 2 * kk, kk > 0);
-    common::wgmma_commit_group();
-    common::wgmma_wait_group<0>();
-    common::wgmma_fence_accumulators(temp);
-    promote<kHalf / 4>(acc[0], temp, a_top * b_first, a_bottom * b_first, a_top * b_first,
-                       a_bottom * b_first);
-
-    common::wgmma_fence();  // the promotion's reads of temp before the next half overwrites it
-#pragma unroll
-    for (int kk = 0; kk < kSlices; ++kk)
-      common::wgmma_m64nNk32_e4m3_rs<128>(temp, a[kk], desc_b_second + 2 * kk, kk > 0);
-    common::wgmma_commit_group();
-    common::wgmma_wait_group<0>();  // also: a may be overwritten (next k block's ldmatrix)
-    common::wgmma_fence_accumulators(temp);
-    release_slot(ring, s);  // the slot's tiles and factors are no longer read
-    promote<0, kHalf / 4>(acc[0], temp, a_top * b_second, a_bottom * b_second, a_top * b_second,
-                          a_bottom * b_second);
-  }
-}
-
-// 128×256 in quarters (Schedule::register_a_quarters): the same tile, the same A registers and
-// the same shared-memory bytes (A from registers, B read once per consumer whatever the
-// instruction's N), but each consumer's 256 columns as four wgmma groups of n64 (4 × m64n64k32)
-// through two 32-register temporaries, so that one quarter's group is queued on the tensor cores
-// while the previous quarter is promoted: issue q0 -> T0, q1 -> T1; wait for q0, promote it,
-// issue q2 -> T0; wait for q1, promote, issue q3 -> T1; wait for q2, promote; wait for q3, release
-// the slot, promote. The halves schedule's consumer has nothing of its own queued while it
-// promotes (only the other consumer's group fills that gap). Registers: 128 accumulators + 2 × 32
-// + 16 A (as the halves schedule's 128 + 64 + 16). Nothing stays in flight across the loop's back
-// edge (the last wait is wait_group 0), the rule that keeps ptxas from serializing (C7514).
-template <class R>
-__device__ __forceinline__ void
-mainloop_register_a_quarters(const Ring<R>& ring, const ConsumerThread& me,
-                             float (&acc)[1][R::kAccumulators], int base, int k_blocks,
-                             const float* tile_b_scales, int b_scale_ld) {
-  constexpr int kQuarter = R::kAccumulators / 4;           // 32 registers: 64 columns
-  constexpr unsigned kQuarterBBytes = R::kBTileBytes / 4;  // 64 B rows of 128 k
-  constexpr int kSlices = kBlockK / 32;
-  constexpr int kGroups = kQuarter / 4;  // 8-column groups per quarter
-  const float* second_b_scales = tile_b_scales + b_scale_ld;
-  const int a_row = me.row<R>(0) - me.lane / 4 + me.lane % 8 + 8 * ((me.lane / 8) % 2);
-  const int a_chunk = me.lane / 16;
-  float t0[kQuarter], t1[kQuarter];
-  std::uint32_t a[kSlices][4];
-  // Quarter q of the B tile -> t (one committed group), after a fence for the registers it uses.
-  const auto issue = [&](float(&t)[kQuarter], std::uint64_t desc_b) {
-    common::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < kSlices; ++kk)
-      common::wgmma_m64nNk32_e4m3_rs<64>(t, a[kk], desc_b + 2 * kk, kk > 0);
-    common::wgmma_commit_group();
-  };
-  for (int kb = 0; kb < k_blocks; ++kb) {
-    const int step = base + kb, s = step % R::kStages;
-    const float b_first = __ldg(tile_b_scales + kb), b_second = __ldg(second_b_scales + kb);
-    common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / R::kStages) & 1));
-    const float* a_factors = ring.a_scales(s) + me.row<R>(0);
-    const float a_top = a_factors[0], a_bottom = a_factors[8];
-    const std::uint8_t* a_row_bytes = ring.a_tile(s) + a_row * kBlockK;
-#pragma unroll
-    for (int kk = 0; kk < kSlices; ++kk)
-      common::ldmatrix_x4(a[kk], a_row_bytes + 16 * ((2 * kk + a_chunk) ^ (a_row % 8)));
-    const std::uint64_t desc_b = common::wgmma_descriptor_k_major_sw128(ring.b_tile(s));
-    // Quarter q's B rows start q · 64 rows · 128 bytes further (in 16-byte descriptor units).
-    constexpr std::uint64_t kQuarterUnits = kQuarterBBytes >> 4;
-    const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
-    const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
-
-    issue(t0, desc_b);
-    issue(t1, desc_b + kQuarterUnits);
-    common::wgmma_wait_group<1>();
-    common::wgmma_fence_accumulators(t0);
-    promote<2 * kGroups, 0>(acc[0], t0, top_first, bottom_first, top_second, bottom_second);
-    issue(t0, desc_b + 2 * kQuarterUnits);
-    common::wgmma_wait_group<1>();
-    common::wgmma_fence_accumulators(t1);
-    promote<2 * kGroups, kGroups>(acc[0], t1, top_first, bottom_first, top_second, bottom_second);
-    issue(t1, desc_b + 3 * kQuarterUnits);
-    common::wgmma_wait_group<1>();
-    common::wgmma_fence_accumulators(t0);
-    promote<2 * kGroups, 2 * kGroups>(acc[0], t0, top_first, bottom_first, top_second,
-                                      bottom_second);
-    common::wgmma_wait_group<0>();  // also: a may be overwritten (next k block's ldmatrix)
-    common::wgmma_fence_accumulators(t1);
-    release_slot(ring, s);
-    promote<2 * kGroups, 3 * kGroups>(acc[0], t1, top_first, bottom_first, top_second,
-                                      bottom_second);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Epilogues.
 
 // One 64-row fragment (fp32, wgmma's layout) -> bf16 C straight from registers: the four lanes of
@@ -676,10 +531,6 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
       mainloop_paired(ring, me, acc, base, k_blocks, tile_b_scales);
     } else if constexpr (R::kSchedule == Schedule::fragments) {
       mainloop_fragments(ring, me, acc, base, k_blocks, tile_b_scales);
-    } else if constexpr (R::kSchedule == Schedule::register_a_halves) {
-      mainloop_register_a(ring, me, acc, base, k_blocks, tile_b_scales, b_scale_ld);
-    } else if constexpr (R::kSchedule == Schedule::register_a_quarters) {
-      mainloop_register_a_quarters(ring, me, acc, base, k_blocks, tile_b_scales, b_scale_ld);
     } else {
       mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     }
@@ -754,16 +605,14 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // The rungs built, each one kernel instantiation (the variant files name them).
 constexpr Fp8WgmmaRung kBuiltRungs[] = {
-    {},                                      // 128×128
-    {.cluster = 2},                          // 128×128, B multicast
-    {.tile_rows = 256},                      // 256×128
-    {.tile_rows = 256, .cluster = 2},        // 256×128, A multicast
-    {.tile_cols = 192},                      // 128×192
-    {.tile_cols = 192, .tma_store = true},   // 128×192, TMA-store epilogue
-    {.tile_cols = 256},                      // 128×256, A from registers
-    {.tile_cols = 256, .tma_store = true},   // 128×256, A from registers, TMA-store epilogue
-    {.tile_cols = 256, .a_quarters = true},  // 128×256 in n64 quarters
-    {.tile_cols = 256, .tma_store = true, .a_quarters = true},  // the same, TMA-store epilogue
+    {},                                                         // 128×128
+    {.cluster = 2},                                             // 128×128, B multicast
+    {.tile_rows = 256},                                         // 256×128
+    {.tile_rows = 256, .cluster = 2},                           // 256×128, A multicast
+    {.tile_cols = 192},                                         // 128×192
+    {.tile_cols = 192, .tma_store = true},                      // 128×192, TMA-store epilogue
+    {.tile_cols = 192, .tma_store = true, .group_rows = 2048},  // the same, 2048-row groups
+    {.tile_cols = 192, .tma_store = true, .group_rows = 4096},  // the same, 4096-row groups
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
@@ -845,7 +694,9 @@ std::string describe(const Fp8WgmmaRung& rung) {
   return std::to_string(rung.tile_rows) + "x" + std::to_string(rung.tile_cols) +
          " tiles, cluster " + std::to_string(rung.cluster) +
          (rung.tma_store ? ", TMA-store epilogue" : "") +
-         (rung.a_quarters ? ", A from registers in n64 quarters" : "");
+         (rung.group_rows != Fp8WgmmaRung{}.group_rows
+              ? ", groups of " + std::to_string(rung.group_rows) + " rows"
+              : "");
 }
 
 std::string built_rungs() {
@@ -872,10 +723,7 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   // A cluster pairs tiles vertically (they share B) or, for 256-row tiles, horizontally (A).
   const bool share_a = rung.tile_rows == 256;
   const int m_multiple = share_a ? rung.tile_rows : rung.tile_rows * rung.cluster;
-  // 256-column tiles have no partial-tile logic (each covers exactly two B scale blocks).
-  const int n_multiple = share_a                 ? rung.tile_cols * rung.cluster
-                         : rung.tile_cols == 256 ? 256
-                                                 : 128;
+  const int n_multiple = share_a ? rung.tile_cols * rung.cluster : 128;
   if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.m % m_multiple != 0 ||
       args.n % n_multiple != 0 || args.k % (2 * kBlockK) != 0)
     throw std::invalid_argument(

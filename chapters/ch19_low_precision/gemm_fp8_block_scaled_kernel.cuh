@@ -7,13 +7,12 @@
 //   prepare_gemm_fp8_block_scaled(args, device, rung)  in setup: checks the shape (whole tiles,
 //       K a multiple of 256), encodes the TMA maps, sizes the persistent grid. The rung
 //       (Fp8WgmmaRung) picks the tile and the cluster: 128×128 (the default), 256×128 (each
-//       consumer warpgroup 128 rows in two 64-row fragments through one temporary), 128×192
-//       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial) or 128×256
-//       (A from registers, two wgmma m64n128k32 halves; N a multiple of 256); cluster 2 pairs
+//       consumer warpgroup 128 rows in two 64-row fragments through one temporary) or 128×192
+//       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial); cluster 2 pairs
 //       blocks that share one operand tile through TMA multicast (B for 128-row tiles, which pair
-//       vertically, A for 256-row tiles, which pair horizontally). tma_store (128×192 and
-//       128×256 tiles, cluster 1) stages C in shared memory and writes it with TMA stores
-//       overlapped with the next tile. Only the combinations listed in kBuiltRungs
+//       vertically, A for 256-row tiles, which pair horizontally). tma_store (128×192 tiles,
+//       cluster 1) stages C in shared memory and writes it with TMA stores overlapped with
+//       the next tile. Only the combinations listed in kBuiltRungs
 //       (gemm_fp8_block_scaled_kernel.cu) are built; others are refused. The overload with
 //       (cluster, tile_rows, tile_cols) is the older form.
 //   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
@@ -37,15 +36,17 @@ struct Fp8BlockScaledGemmArgs {
   int m = 0, n = 0, k = 0;
 };
 
-// Which kernel: the tile of C per block, the cluster and the epilogue.
+// Which kernel: the tile of C per block, the cluster, the epilogue and the tile order.
 struct Fp8WgmmaRung {
   int tile_rows = 128;     // 128 or 256
-  int tile_cols = 128;     // 128, 192 or 256 (A from registers; N a multiple of 256)
+  int tile_cols = 128;     // 128 or 192
   int cluster = 1;         // 1 or 2
-  bool tma_store = false;  // C through shared memory and TMA stores (128×192, 128×256 tiles)
-  // 128×256 tiles: each consumer's 256 columns as four n64 quarters through two temporaries in
-  // flight (promoting one while the next runs) instead of two n128 halves through one.
-  bool a_quarters = false;
+  bool tma_store = false;  // C through shared memory and TMA stores (128×192 tiles)
+  // Tile order: the tiles walk down this many rows of A before moving one column of tiles right,
+  // so the tiles in flight share these rows of A, and B is read from DRAM about once per group
+  // (M / group_rows times in all) while the group's A stays in L2. A multiple of the rows a tile
+  // (or a vertical cluster) covers.
+  int group_rows = 1024;
 
   constexpr bool operator==(const Fp8WgmmaRung&) const = default;
 };

@@ -1,5 +1,4 @@
-// FP8 wgmma (sm_90a only): m64nNk32 with e4m3 B from shared memory, A from shared memory or from
-// registers (the RS form, below), fp32 accumulators.
+// FP8 wgmma (sm_90a only): m64nNk32 with e4m3 A and B from shared memory, fp32 accumulators.
 // The companion of wgmma.cuh (its fences, commit/wait and descriptor helpers apply unchanged):
 // an e4m3 row of 128 values is 128 bytes, exactly one 128-byte swizzle row, so a K-major e4m3
 // tile of 128 k written by TMA with 128-byte swizzle has the same byte layout as wgmma.cuh's
@@ -34,10 +33,9 @@
 #define AISP_FP8_WGMMA_P72 "%72, %73, %74, %75, %76, %77, %78, %79"
 #define AISP_FP8_WGMMA_P80 "%80, %81, %82, %83, %84, %85, %86, %87"
 #define AISP_FP8_WGMMA_P88 "%88, %89, %90, %91, %92, %93, %94, %95"
-#define AISP_FP8_WGMMA_PLACEHOLDERS_32                                                             \
-  AISP_FP8_WGMMA_P0 ", " AISP_FP8_WGMMA_P8 ", " AISP_FP8_WGMMA_P16 ", " AISP_FP8_WGMMA_P24
 #define AISP_FP8_WGMMA_PLACEHOLDERS_48                                                             \
-  AISP_FP8_WGMMA_PLACEHOLDERS_32 ", " AISP_FP8_WGMMA_P32 ", " AISP_FP8_WGMMA_P40
+  AISP_FP8_WGMMA_P0 ", " AISP_FP8_WGMMA_P8 ", " AISP_FP8_WGMMA_P16 ", " AISP_FP8_WGMMA_P24         \
+                    ", " AISP_FP8_WGMMA_P32 ", " AISP_FP8_WGMMA_P40
 #define AISP_FP8_WGMMA_PLACEHOLDERS_64                                                             \
   AISP_FP8_WGMMA_PLACEHOLDERS_48 ", " AISP_FP8_WGMMA_P48 ", " AISP_FP8_WGMMA_P56
 #define AISP_FP8_WGMMA_PLACEHOLDERS_96                                                             \
@@ -46,9 +44,9 @@
 #define AISP_FP8_WGMMA_D8(i)                                                                       \
   "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), "+f"(d[i + 5]),      \
       "+f"(d[i + 6]), "+f"(d[i + 7])
-#define AISP_FP8_WGMMA_D32                                                                         \
-  AISP_FP8_WGMMA_D8(0), AISP_FP8_WGMMA_D8(8), AISP_FP8_WGMMA_D8(16), AISP_FP8_WGMMA_D8(24)
-#define AISP_FP8_WGMMA_D48 AISP_FP8_WGMMA_D32, AISP_FP8_WGMMA_D8(32), AISP_FP8_WGMMA_D8(40)
+#define AISP_FP8_WGMMA_D48                                                                         \
+  AISP_FP8_WGMMA_D8(0), AISP_FP8_WGMMA_D8(8), AISP_FP8_WGMMA_D8(16), AISP_FP8_WGMMA_D8(24),        \
+      AISP_FP8_WGMMA_D8(32), AISP_FP8_WGMMA_D8(40)
 #define AISP_FP8_WGMMA_D64 AISP_FP8_WGMMA_D48, AISP_FP8_WGMMA_D8(48), AISP_FP8_WGMMA_D8(56)
 #define AISP_FP8_WGMMA_D96                                                                         \
   AISP_FP8_WGMMA_D64, AISP_FP8_WGMMA_D8(64), AISP_FP8_WGMMA_D8(72), AISP_FP8_WGMMA_D8(80),         \
@@ -84,46 +82,6 @@ __device__ __forceinline__ void wgmma_m64nNk32_e4m3(float (&d)[N / 2], std::uint
   }
 #else
   (void)d, (void)desc_a, (void)desc_b, (void)accumulate;
-  __trap();
-#endif
-}
-
-// The same with A from registers (the "RS" form): d (64×N fp32) = a · b + (accumulate ? d : 0),
-// k = 32, A's 64×32 e4m3 slice held by the warpgroup in 4 registers per thread, B from shared
-// memory through its descriptor. A's register layout (PTX ISA, wgmma register fragment of A for
-// 8-bit types, k32): warp w holds rows 16w..16w+15; with g = lane / 4, q = lane % 4, register 0
-// holds bytes (k) 4q..4q+3 of row g, register 1 the same of row g + 8, registers 2 and 3 bytes
-// 16 + 4q..16 + 4q + 3 of rows g and g + 8. In bytes that is the m16n8k16 b16 A fragment, so
-// ldmatrix.x4 (b16) loads it: matrices (rows 0-7, bytes 0-15), (rows 8-15, bytes 0-15),
-// (rows 0-7, bytes 16-31), (rows 8-15, bytes 16-31). The hardware reads `a` asynchronously: the
-// registers must not be written again before a wgmma_wait_group covering this wgmma, and a
-// wgmma_fence must order their writes (ldmatrix) before it. N is 128 or 64 (chapter 19's 128×256
-// tile in two n128 halves or four n64 quarters); another N needs its operand list.
-template <int N>
-__device__ __forceinline__ void wgmma_m64nNk32_e4m3_rs(float (&d)[N / 2],
-                                                       const std::uint32_t (&a)[4],
-                                                       std::uint64_t desc_b, bool accumulate) {
-  static_assert(N == 64 || N == 128,
-                "wgmma_m64nNk32_e4m3_rs: N must be 64 or 128 (add the operand list for others)");
-#if AISP_WGMMA_AVAILABLE
-  const auto scale_d = static_cast<std::uint32_t>(accumulate);
-  if constexpr (N == 128) {
-    asm volatile(
-        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %69, 0;\n\t"
-        "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_64
-        "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n\t}"
-        : AISP_FP8_WGMMA_D64
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
-  } else {
-    asm volatile(
-        "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %37, 0;\n\t"
-        "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {" AISP_FP8_WGMMA_PLACEHOLDERS_32
-        "}, {%32, %33, %34, %35}, %36, p, 1, 1;\n\t}"
-        : AISP_FP8_WGMMA_D32
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
-  }
-#else
-  (void)d, (void)a, (void)desc_b, (void)accumulate;
   __trap();
 #endif
 }
