@@ -17,8 +17,8 @@
 //     (setmaxnreg 40); warpgroups 1 and 2 consume (setmaxnreg 232), each its half of the tile's
 //     rows; a slot is released (empty[s], one arrival per consumer warp and block of the cluster)
 //     once its wgmma finished and its factors were read;
-//   - tiles in a grouped order (Fp8WgmmaRung::group_rows rows of A at a time, 1024 unless the
-//     rung says otherwise) so the tiles in flight share A rows and B columns in L2;
+//   - tiles in a grouped order (1024 rows of A at a time) so the tiles in flight share A rows and
+//     B columns in L2;
 //   - clusters of 2 (optional): two blocks on neighbouring SMs compute adjacent tiles that share
 //     one operand tile; each loads half of it and multicasts it to both (TMA multicast), and a
 //     slot is free when both blocks' consumers released it (on the peer's barrier through mapa).
@@ -57,7 +57,8 @@ namespace {
 constexpr int kBlockK = 128;   // = the scale block: one promotion per k block
 constexpr int kConsumers = 2;  // consumer warpgroups
 constexpr int kThreads = 128 * (1 + kConsumers);
-constexpr int kStoreBoxCols = 64;  // TMA-store epilogue: boxes of 64 rows × 64 bf16 (128 B)
+constexpr int kGroupRowsOfA = 1024;  // tile order: this many rows of A at a time
+constexpr int kStoreBoxCols = 64;    // TMA-store epilogue: boxes of 64 rows × 64 bf16 (128 B)
 
 // How a consumer warpgroup turns ring slots into accumulators (see each main loop below).
 enum class Schedule {
@@ -101,10 +102,7 @@ struct Rung {
   static constexpr unsigned kRingBytes = kStages * kStageBytes + 2 * kStages * 8;
   static constexpr unsigned kSharedBytes =
       kStagingBytes + kRingBytes + common::kSharedAlignmentSlack;
-  // The tile order's group height in tiles (or vertical clusters).
-  static constexpr int kGroupRows = kRung.group_rows / (kTileM * (kShareA ? 1 : kCluster));
-  static_assert(kRung.group_rows % (kTileM * (kShareA ? 1 : kCluster)) == 0,
-                "group_rows must be a multiple of the rows a tile (or vertical cluster) covers");
+  static constexpr int kGroupRows = kGroupRowsOfA / (kTileM * (kShareA ? 1 : kCluster));
   static_assert(kTileN % kStoreBoxCols == 0, "the TMA-store boxes must tile the tile's columns");
   static_assert(kStages >= 2 && kSharedBytes <= kMaxSharedPerBlock, "the ring does not fit");
 };
@@ -605,14 +603,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // The rungs built, each one kernel instantiation (the variant files name them).
 constexpr Fp8WgmmaRung kBuiltRungs[] = {
-    {},                                                         // 128×128
-    {.cluster = 2},                                             // 128×128, B multicast
-    {.tile_rows = 256},                                         // 256×128
-    {.tile_rows = 256, .cluster = 2},                           // 256×128, A multicast
-    {.tile_cols = 192},                                         // 128×192
-    {.tile_cols = 192, .tma_store = true},                      // 128×192, TMA-store epilogue
-    {.tile_cols = 192, .tma_store = true, .group_rows = 2048},  // the same, 2048-row groups
-    {.tile_cols = 192, .tma_store = true, .group_rows = 4096},  // the same, 4096-row groups
+    {},                                     // 128×128
+    {.cluster = 2},                         // 128×128, B multicast
+    {.tile_rows = 256},                     // 256×128
+    {.tile_rows = 256, .cluster = 2},       // 256×128, A multicast
+    {.tile_cols = 192},                     // 128×192
+    {.tile_cols = 192, .tma_store = true},  // 128×192, TMA-store epilogue
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
@@ -693,10 +689,7 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
 std::string describe(const Fp8WgmmaRung& rung) {
   return std::to_string(rung.tile_rows) + "x" + std::to_string(rung.tile_cols) +
          " tiles, cluster " + std::to_string(rung.cluster) +
-         (rung.tma_store ? ", TMA-store epilogue" : "") +
-         (rung.group_rows != Fp8WgmmaRung{}.group_rows
-              ? ", groups of " + std::to_string(rung.group_rows) + " rows"
-              : "");
+         (rung.tma_store ? ", TMA-store epilogue" : "");
 }
 
 std::string built_rungs() {

@@ -36,17 +36,12 @@ struct Fp8BlockScaledGemmArgs {
   int m = 0, n = 0, k = 0;
 };
 
-// Which kernel: the tile of C per block, the cluster, the epilogue and the tile order.
+// Which kernel: the tile of C per block, the cluster and the epilogue.
 struct Fp8WgmmaRung {
   int tile_rows = 128;     // 128 or 256
   int tile_cols = 128;     // 128 or 192
   int cluster = 1;         // 1 or 2
   bool tma_store = false;  // C through shared memory and TMA stores (128×192 tiles)
-  // Tile order: the tiles walk down this many rows of A before moving one column of tiles right,
-  // so the tiles in flight share these rows of A, and B is read from DRAM about once per group
-  // (M / group_rows times in all) while the group's A stays in L2. A multiple of the rows a tile
-  // (or a vertical cluster) covers.
-  int group_rows = 1024;
 
   constexpr bool operator==(const Fp8WgmmaRung&) const = default;
 };
