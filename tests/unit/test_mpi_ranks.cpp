@@ -28,6 +28,7 @@
 #include "measure/interleaved_sampling.hpp"
 #include "results/results_json.hpp"
 #include "run/rank_steps.hpp"
+#include "shell_worker.hpp"
 #include "system/shell_words.hpp"
 #include "temp_files.hpp"
 #include "worker/pair_measurement.hpp"
@@ -415,10 +416,7 @@ TEST(WorkerRelay, AWorkersExchangeLinesAreAnsweredOnItsReplyDescriptor) {
   for (const char* payload : {"first", "second"})
     script += "printf '%s\\n' " + shell_quote(worker_exchange_line(payload)) + " >&" + out +
               "; read -r reply <&" + in + "; echo \"$reply\"; ";
-  WorkerLaunch launch;
-  launch.argv = {"/bin/sh", "-c", script};
-  launch.log_file = dir.path() / "worker.log";
-  launch.timeout = std::chrono::duration<double>(30);
+  WorkerLaunch launch = test::shell_worker_launch(dir.path(), script);
   launch.reply_channel = true;
   WorkerEvents events;
   std::vector<std::string> payloads;
@@ -508,10 +506,7 @@ TEST(WorkerRelay, AHostAllReduceGoesThroughTheSharedMemory) {
                              shell_quote(worker_host_all_reduce_line(1)) + " >&" + out +
                              "; read -r reply <&" + in + "; echo \"$reply\"; od -An -tf4 " +
                              "/proc/self/fd/" + shared + " | tr -d ' '";
-  WorkerLaunch launch;
-  launch.argv = {"/bin/sh", "-c", script};
-  launch.log_file = dir.path() / "worker.log";
-  launch.timeout = std::chrono::duration<double>(30);
+  WorkerLaunch launch = test::shell_worker_launch(dir.path(), script);
   launch.reply_channel = true;
   WorkerEvents events;
   std::vector<std::size_t> counts;

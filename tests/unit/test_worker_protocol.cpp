@@ -16,6 +16,7 @@
 
 #include "core/measurement_settings.hpp"
 #include "results/results_json.hpp"
+#include "shell_worker.hpp"
 #include "system/shell_words.hpp"
 #include "temp_files.hpp"
 #include "worker/worker_channel.hpp"
@@ -139,10 +140,7 @@ TEST(WorkerProtocol, RunWorkerProcessReadsPhasesAndTheResult) {
   const std::string script =
       "echo 'worker output'; printf '%s\\n' " + shell_quote(worker_phase_line("verify")) + " >&" +
       fd + "; printf '%s\\n' " + shell_quote(worker_result_line(sent)) + " >&" + fd;
-  WorkerLaunch launch;
-  launch.argv = {"/bin/sh", "-c", script};
-  launch.log_file = dir.path() / "worker.log";
-  launch.timeout = std::chrono::duration<double>(30);
+  const WorkerLaunch launch = test::shell_worker_launch(dir.path(), script);
   const std::atomic<bool> interrupt{false};
   std::vector<std::string> phases;
   const WorkerOutcome outcome = run_worker_process(
@@ -158,12 +156,9 @@ TEST(WorkerProtocol, RunWorkerProcessReadsPhasesAndTheResult) {
 
 TEST(WorkerProtocol, AWorkerThatDiesBeforeItsResultHasNone) {
   const ScopedTempDir dir("worker_protocol_dies");
-  WorkerLaunch launch;
-  launch.argv = {"/bin/sh", "-c",
-                 "printf '%s\\n' " + shell_quote(worker_phase_line("timing")) + " >&" +
-                     std::to_string(kWorkerProtocolFd) + "; kill -SEGV $$"};
-  launch.log_file = dir.path() / "worker.log";
-  launch.timeout = std::chrono::duration<double>(30);
+  const WorkerLaunch launch = test::shell_worker_launch(
+      dir.path(), "printf '%s\\n' " + shell_quote(worker_phase_line("timing")) + " >&" +
+                      std::to_string(kWorkerProtocolFd) + "; kill -SEGV $$");
   const std::atomic<bool> interrupt{false};
   const WorkerOutcome outcome = run_worker_process(launch, interrupt, nullptr);
   EXPECT_FALSE(outcome.has_result);
@@ -176,15 +171,13 @@ TEST(WorkerProtocol, AWorkerThatDiesBeforeItsResultHasNone) {
 TEST(WorkerProtocol, TheWorkersTemporaryDirectoryIsRemovedHoweverItEnds) {
   const ScopedTempDir dir("worker_protocol_tmpdir");
   const std::string fd = std::to_string(kWorkerProtocolFd);
-  WorkerLaunch launch;
-  launch.argv = {"/bin/sh", "-c",
-                 "echo \"$TMPDIR\"; mkdir \"$TMPDIR/aisp-scratch-x\" && "
-                 "head -c 1048576 /dev/zero > \"$TMPDIR/aisp-scratch-x/file\" && printf '%s\\n' " +
-                     shell_quote(worker_phase_line("scratch written")) + " >&" + fd +
-                     "; printf '%s\\n' " + shell_quote(worker_progress_line("waiting")) + " >&" +
-                     fd + "; sleep 60"};
-  launch.log_file = dir.path() / "worker.log";
-  launch.timeout = std::chrono::duration<double>(120);
+  const WorkerLaunch launch = test::shell_worker_launch(
+      dir.path(),
+      "echo \"$TMPDIR\"; mkdir \"$TMPDIR/aisp-scratch-x\" && "
+      "head -c 1048576 /dev/zero > \"$TMPDIR/aisp-scratch-x/file\" && printf '%s\\n' " +
+          shell_quote(worker_phase_line("scratch written")) + " >&" + fd + "; printf '%s\\n' " +
+          shell_quote(worker_progress_line("waiting")) + " >&" + fd + "; sleep 60",
+      120);
   std::atomic<bool> interrupt{false};
   std::vector<std::string> progress;
   WorkerEvents events;
