@@ -248,9 +248,6 @@ __device__ __forceinline__ void a_fragment(const Slice<kBits, kRowTiles>& s, int
   }
 }
 
-// The accumulators of a warp's kRowTiles × kTiles MMA C fragments into y (batch-major, bf16),
-// batch columns past `batch` skipped. C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 =
-// row g + 8. Shared by both kernels' epilogues.
 // The sum of x[b][kGroup · grp + 32 · quarter .. + 31] over the four lanes of an aligned lane quad
 // (quarter = lane % 4), for the folded bias term (136 · sum). Every lane of the warp must call it
 // (the quad is summed by shuffles); a lane with valid == false adds 0.
@@ -274,6 +271,10 @@ __device__ __forceinline__ float group_x_sum_quad(const __nv_bfloat16* x, int k,
   return sum;
 }
 
+// The accumulators of a warp's kRowTiles × kTiles MMA C fragments into y (batch-major, bf16),
+// batch columns past `batch` skipped. C fragment: c0, c1 = row g, batch 8t + 2q (+1); c2, c3 =
+// row g + 8. Shared by the ring and direct
+// kernels' epilogues.
 template <int kTiles, int kRowTiles>
 __device__ __forceinline__ void store_y(const float (&acc)[kRowTiles][kTiles][4],
                                         __nv_bfloat16* __restrict__ y, int n, int batch,
