@@ -15,8 +15,9 @@
 //     produces (one thread: wait empty[s], arm full[s], TMA copies of the A tile, the B tile and
 //     the tile's A factors of one k block into ring slot s), its registers given back
 //     (setmaxnreg 40); warpgroups 1 and 2 consume (setmaxnreg 232), each its half of the tile's
-//     rows (or, on 192×128 tiles, warpgroups 1–3 a third each, setmaxnreg 24 / 160); a slot is released (empty[s], one arrival per consumer warp and block of the cluster)
-//     once its wgmma finished and its factors were read;
+//     rows (or, on 192×128 tiles, warpgroups 1–3 a third each, setmaxnreg 24 / 160); a slot is
+//     released (empty[s], one arrival per consumer warp and block of the cluster) once its wgmma
+//     finished and its factors were read;
 //   - tiles in a grouped order (1024 rows of A at a time) so the tiles in flight share A rows and
 //     B columns in L2;
 //   - clusters of 2 (optional): two blocks on neighbouring SMs compute adjacent tiles that share
@@ -77,6 +78,7 @@ struct Rung {
   static constexpr int kCluster = kRung.cluster;
   static constexpr bool kTmaStore = kRung.tma_store;
   static constexpr int kConsumers = kRung.consumers;  // consumer warpgroups, 64 rows each
+  static constexpr bool kLean = kRung.lean;
   static constexpr int kThreads = 128 * (1 + kConsumers);
   // Registers per thread after setmaxnreg: the producer gives back what the consumers take, the
   // block's total staying within 64 Ki (2 consumers: 128·40 + 256·232; 3: 128·24 + 384·160).
@@ -119,6 +121,8 @@ struct Rung {
   // zeros, stores past M are clipped.
   static_assert(kConsumers == 2 || (kTmaStore && kCluster == 1 && kTileN == 128),
                 "three consumers: 192×128 tiles, TMA-store epilogue, no cluster");
+  static_assert(!kLean || (kSchedule == Schedule::single_temporary && kCluster == 1 && kTmaStore),
+                "the lean main loop is written for one temporary, no cluster, the TMA store");
 };
 
 template <class R>
@@ -443,6 +447,89 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
 }
 
 // ---------------------------------------------------------------------------------------------
+// The lean main loop (Rung::kLean): mainloop_single's schedule with less work between one k
+// block's promotion and the next block's first wgmma. A timeline of mainloop_single on the H200
+// (clock64 per phase, README) showed each consumer spending ~430 cycles per k block outside its
+// wgmma and promotion: the slot's descriptors, barrier and factor addresses were rebuilt from
+// generic pointers every k block (the shared window's base through S2UR SR_CgaCtaId, a chain of
+// uniform-datapath operations before the first wgmma could issue), and the next block's B factors
+// were loaded just before use. A consumer's wgmma group (384 tensor-core cycles) only hides the
+// other consumer's promotion and overhead when those take less than that. Here everything that
+// depends only on the slot is computed once per kernel (slot 0's descriptors and shared addresses;
+// slot s adds s strides), the slot index and phase run on as counters, and the next block's B
+// factors are loaded while this block's wgmma run.
+struct LeanRing {
+  std::uint64_t desc_a = 0;     // this consumer's A fragment in slot 0
+  std::uint64_t desc_b = 0;     // the B tile in slot 0
+  std::uint32_t full = 0;       // shared address of full[0]; full[s] is 8·s further
+  std::uint32_t empty = 0;      // empty[0]
+  std::uint32_t a_factors = 0;  // this thread's top-row A factor in slot 0
+};
+
+template <class R>
+__device__ __forceinline__ LeanRing lean_ring(const Ring<R>& ring, const ConsumerThread& me) {
+  return {common::wgmma_descriptor_k_major_sw128(ring.a_tile(0)) + me.a_offset<R>(0),
+          common::wgmma_descriptor_k_major_sw128(ring.b_tile(0)),
+          common::shared_address(ring.full(0)), common::shared_address(ring.empty(0)),
+          common::shared_address(ring.a_scales(0) + me.row<R>(0))};
+}
+
+[[maybe_unused]] __device__ __forceinline__ float load_shared_f32(std::uint32_t address) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(address) : "memory");
+  return v;
+}
+
+template <class R>
+__device__ __forceinline__ void mainloop_lean(const LeanRing& lr, float (&acc)[1][R::kAccumulators],
+                                              int base, int k_blocks, const float* b_scales,
+                                              int b_scale_ld, int col0, int n) {
+  const int first_block = col0 / 128;
+  const int second_block = min(first_block + 1, n / 128 - 1);
+  const bool split_at_128 = col0 % 128 == 0;
+  const float* first_scales = b_scales + static_cast<std::size_t>(first_block) * b_scale_ld;
+  const float* second_scales = b_scales + static_cast<std::size_t>(second_block) * b_scale_ld;
+  const auto load_b = [&](int kb, float& first, float& second) {
+    first = __ldg(first_scales + kb);
+    second = R::kTileN > 128 ? __ldg(second_scales + kb) : first;
+  };
+  // Slot s's tiles lie s strides after slot 0's; a descriptor's address field counts 16 bytes.
+  constexpr std::uint32_t kSlotDescriptorStride = (R::kATileBytes + R::kBTileBytes) >> 4;
+  int s = base % R::kStages;
+  std::uint32_t parity = static_cast<std::uint32_t>(base / R::kStages) & 1;
+  float b_first, b_second;
+  load_b(0, b_first, b_second);
+  float temp[R::kAccumulators];
+  for (int kb = 0; kb < k_blocks; ++kb) {
+    const auto slot = static_cast<std::uint32_t>(s);
+    common::mbarrier_wait_parity(lr.full + 8 * slot, parity);
+    const std::uint32_t factors = lr.a_factors + slot * R::kAScaleBytes;
+    const float a_top = load_shared_f32(factors), a_bottom = load_shared_f32(factors + 8 * 4);
+    const std::uint64_t slot_offset = slot * kSlotDescriptorStride;
+    multiply_block<R::kTileN>(temp, lr.desc_a + slot_offset, lr.desc_b + slot_offset);
+    float next_first, next_second;  // the next block's B factors, loaded under the wgmma
+    load_b(min(kb + 1, k_blocks - 1), next_first, next_second);
+    common::wgmma_wait_group<0>();
+    common::wgmma_fence_accumulators(temp);
+    __syncwarp();  // every lane's reads of the slot happen before the release
+    if (threadIdx.x % 32 == 0)
+      common::mbarrier_arrive(lr.empty + 8 * slot);
+    const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
+    const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
+    if (split_at_128)
+      promote<16>(acc[0], temp, top_first, bottom_first, top_second, bottom_second);
+    else
+      promote<8>(acc[0], temp, top_first, bottom_first, top_second, bottom_second);
+    b_first = next_first;
+    b_second = next_second;
+    if (++s == R::kStages) {
+      s = 0;
+      parity ^= 1;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Epilogues.
 
 // One 64-row fragment (fp32, wgmma's layout) -> bf16 C straight from registers: the four lanes of
@@ -534,6 +621,7 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
   const int b_scale_ld =
       common::Fp8ScaleLayout{common::Fp8ScaleGranularity::block_128x128, n, k}.block_ld();
   float acc[R::kFragments][R::kAccumulators];
+  [[maybe_unused]] const LeanRing lean = lean_ring(ring, me);
   int base = 0;  // the ring step of this tile's first k block (runs on across tiles)
   for (int tile = walk.first; tile < walk.tiles; tile += walk.stride, base += k_blocks) {
     const auto o = walk.origin(tile);
@@ -548,6 +636,8 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
       mainloop_paired(ring, me, acc, base, k_blocks, tile_b_scales);
     } else if constexpr (R::kSchedule == Schedule::fragments) {
       mainloop_fragments(ring, me, acc, base, k_blocks, tile_b_scales);
+    } else if constexpr (R::kLean) {
+      mainloop_lean<R>(lean, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     } else {
       mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     }
@@ -629,6 +719,8 @@ constexpr Fp8WgmmaRung kBuiltRungs[] = {
     {.tile_cols = 192},                                     // 128×192
     {.tile_cols = 192, .tma_store = true},                  // 128×192, TMA-store epilogue
     {.tile_rows = 192, .tma_store = true, .consumers = 3},  // 192×128, three consumers
+    {.tile_cols = 192, .tma_store = true, .lean = true},    // 128×192, lean main loop
+    {.tile_rows = 192, .tma_store = true, .consumers = 3, .lean = true},
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
@@ -713,7 +805,8 @@ std::string describe(const Fp8WgmmaRung& rung) {
          " tiles, cluster " + std::to_string(rung.cluster) +
          (rung.tma_store ? ", TMA-store epilogue" : "") +
          (rung.consumers != 2 ? ", " + std::to_string(rung.consumers) + " consumer warpgroups"
-                              : "");
+                              : "") +
+         (rung.lean ? ", lean main loop" : "");
 }
 
 std::string built_rungs() {

@@ -45,6 +45,7 @@ struct Fp8WgmmaRung {
   int cluster = 1;         // 1 or 2
   bool tma_store = false;  // C through shared memory and TMA stores (128×192 and 192×128 tiles)
   int consumers = 2;       // consumer warpgroups: 2, or 3 (192×128 tiles, TMA store, cluster 1)
+  bool lean = false;       // the main loop with its ring addresses computed once (TMA store)
 
   constexpr bool operator==(const Fp8WgmmaRung&) const = default;
 };

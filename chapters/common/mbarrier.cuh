@@ -76,4 +76,27 @@ __device__ __forceinline__ void mbarrier_wait_parity(std::uint64_t* bar, std::ui
   }
 }
 
+// The same three on a barrier named by its 32-bit shared-memory address (shared_address(bar)),
+// for main loops that compute their barriers' addresses once instead of converting a generic
+// pointer on every use.
+__device__ __forceinline__ bool mbarrier_try_wait_parity(std::uint32_t bar, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  asm volatile("{\n\t.reg .pred complete;\n\t"
+               "mbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n\t"
+               "selp.u32 %0, 1, 0, complete;\n\t}"
+               : "=r"(done)
+               : "r"(bar), "r"(parity)
+               : "memory");
+  return done != 0;
+}
+
+__device__ __forceinline__ void mbarrier_wait_parity(std::uint32_t bar, std::uint32_t parity) {
+  while (!mbarrier_try_wait_parity(bar, parity)) {
+  }
+}
+
+__device__ __forceinline__ void mbarrier_arrive(std::uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+
 }  // namespace aisp::common
