@@ -480,52 +480,70 @@ __device__ __forceinline__ LeanRing lean_ring(const Ring<R>& ring, const Consume
   return v;
 }
 
+// acc += t · factors for a 192-column tile without a branch on where its second B scale block
+// begins: column groups 0–7 always take the first block's factors, 16–23 the second's, and 8–15
+// whichever block columns 64–127 belong to (`middle`, chosen once per k block).
+template <int kAcc>
+__device__ __forceinline__ void
+promote_three_bands(float (&acc)[kAcc], const float (&t)[kAcc], float top_first, float bottom_first,
+                    float top_middle, float bottom_middle, float top_second, float bottom_second) {
+  static_assert(kAcc == 96, "written for 192-column tiles (24 column groups of 8)");
+#pragma unroll
+  for (int j = 0; j < kAcc / 4; ++j) {
+    const float top = j < 8 ? top_first : j < 16 ? top_middle : top_second;
+    const float bottom = j < 8 ? bottom_first : j < 16 ? bottom_middle : bottom_second;
+    acc[4 * j] = fmaf(t[4 * j], top, acc[4 * j]);
+    acc[4 * j + 1] = fmaf(t[4 * j + 1], top, acc[4 * j + 1]);
+    acc[4 * j + 2] = fmaf(t[4 * j + 2], bottom, acc[4 * j + 2]);
+    acc[4 * j + 3] = fmaf(t[4 * j + 3], bottom, acc[4 * j + 3]);
+  }
+}
+
+// The k loop unrolled by the ring's depth, so each slot's index is a compile-time constant: its
+// barrier and factor addresses and its descriptors are slot 0's plus immediates. Needs every tile
+// to start at slot 0 (k_blocks a multiple of kStages: prepare checks). `parity` is the ring's
+// phase at the tile's start and runs on across tiles.
 template <class R>
 __device__ __forceinline__ void mainloop_lean(const LeanRing& lr, float (&acc)[1][R::kAccumulators],
-                                              int base, int k_blocks, const float* b_scales,
-                                              int b_scale_ld, int col0, int n) {
+                                              int k_blocks, const float* b_scales, int b_scale_ld,
+                                              int col0, int n, std::uint32_t& parity) {
+  static_assert(R::kTileN == 192 || R::kTileN == 128);
   const int first_block = col0 / 128;
   const int second_block = min(first_block + 1, n / 128 - 1);
   const bool split_at_128 = col0 % 128 == 0;
   const float* first_scales = b_scales + static_cast<std::size_t>(first_block) * b_scale_ld;
   const float* second_scales = b_scales + static_cast<std::size_t>(second_block) * b_scale_ld;
-  const auto load_b = [&](int kb, float& first, float& second) {
-    first = __ldg(first_scales + kb);
-    second = R::kTileN > 128 ? __ldg(second_scales + kb) : first;
-  };
   // Slot s's tiles lie s strides after slot 0's; a descriptor's address field counts 16 bytes.
   constexpr std::uint32_t kSlotDescriptorStride = (R::kATileBytes + R::kBTileBytes) >> 4;
-  int s = base % R::kStages;
-  std::uint32_t parity = static_cast<std::uint32_t>(base / R::kStages) & 1;
-  float b_first, b_second;
-  load_b(0, b_first, b_second);
   float temp[R::kAccumulators];
-  for (int kb = 0; kb < k_blocks; ++kb) {
-    const auto slot = static_cast<std::uint32_t>(s);
-    common::mbarrier_wait_parity(lr.full + 8 * slot, parity);
-    const std::uint32_t factors = lr.a_factors + slot * R::kAScaleBytes;
-    const float a_top = load_shared_f32(factors), a_bottom = load_shared_f32(factors + 8 * 4);
-    const std::uint64_t slot_offset = slot * kSlotDescriptorStride;
-    multiply_block<R::kTileN>(temp, lr.desc_a + slot_offset, lr.desc_b + slot_offset);
-    float next_first, next_second;  // the next block's B factors, loaded under the wgmma
-    load_b(min(kb + 1, k_blocks - 1), next_first, next_second);
-    common::wgmma_wait_group<0>();
-    common::wgmma_fence_accumulators(temp);
-    __syncwarp();  // every lane's reads of the slot happen before the release
-    if (threadIdx.x % 32 == 0)
-      common::mbarrier_arrive(lr.empty + 8 * slot);
-    const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
-    const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
-    if (split_at_128)
-      promote<16>(acc[0], temp, top_first, bottom_first, top_second, bottom_second);
-    else
-      promote<8>(acc[0], temp, top_first, bottom_first, top_second, bottom_second);
-    b_first = next_first;
-    b_second = next_second;
-    if (++s == R::kStages) {
-      s = 0;
-      parity ^= 1;
+  for (int kb0 = 0; kb0 < k_blocks; kb0 += R::kStages) {
+#pragma unroll
+    for (int s = 0; s < R::kStages; ++s) {
+      const int kb = kb0 + s;
+      const float b_first = __ldg(first_scales + kb);
+      const float b_second = R::kTileN > 128 ? __ldg(second_scales + kb) : b_first;
+      common::mbarrier_wait_parity(lr.full + 8 * s, parity);
+      const std::uint32_t factors = lr.a_factors + s * R::kAScaleBytes;
+      const float a_top = load_shared_f32(factors), a_bottom = load_shared_f32(factors + 8 * 4);
+      multiply_block<R::kTileN>(temp, lr.desc_a + s * kSlotDescriptorStride,
+                                lr.desc_b + s * kSlotDescriptorStride);
+      common::wgmma_wait_group<0>();
+      common::wgmma_fence_accumulators(temp);
+      __syncwarp();  // every lane's reads of the slot happen before the release
+      if (threadIdx.x % 32 == 0)
+        common::mbarrier_arrive(lr.empty + 8 * s);
+      const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
+      if constexpr (R::kTileN == 192) {
+        const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
+        promote_three_bands(acc[0], temp, top_first, bottom_first,
+                            split_at_128 ? top_first : top_second,
+                            split_at_128 ? bottom_first : bottom_second, top_second, bottom_second);
+      } else {
+        promote<R::kAccumulators / 4>(acc[0], temp, top_first, bottom_first, top_first,
+                                      bottom_first);
+      }
     }
+    parity ^= 1;
   }
 }
 
@@ -622,6 +640,7 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
       common::Fp8ScaleLayout{common::Fp8ScaleGranularity::block_128x128, n, k}.block_ld();
   float acc[R::kFragments][R::kAccumulators];
   [[maybe_unused]] const LeanRing lean = lean_ring(ring, me);
+  [[maybe_unused]] std::uint32_t lean_parity = 0;  // the lean loop's ring phase
   int base = 0;  // the ring step of this tile's first k block (runs on across tiles)
   for (int tile = walk.first; tile < walk.tiles; tile += walk.stride, base += k_blocks) {
     const auto o = walk.origin(tile);
@@ -637,7 +656,7 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
     } else if constexpr (R::kSchedule == Schedule::fragments) {
       mainloop_fragments(ring, me, acc, base, k_blocks, tile_b_scales);
     } else if constexpr (R::kLean) {
-      mainloop_lean<R>(lean, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
+      mainloop_lean<R>(lean, acc, k_blocks, b_scales, b_scale_ld, o.col0, n, lean_parity);
     } else {
       mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     }
@@ -730,16 +749,18 @@ struct KernelChoice {
   KernelFunction kernel = nullptr;
   unsigned shared_bytes = 0;
   int threads = 0;
+  int stages = 0;  // ring slots
 };
 
 template <std::size_t... kIndex>
 KernelChoice find_kernel(const Fp8WgmmaRung& rung, std::index_sequence<kIndex...>) {
   KernelChoice found;
-  (void)((rung == kBuiltRungs[kIndex] ? (found = {gemm_fp8_block_scaled<Rung<kBuiltRungs[kIndex]>>,
-                                                  Rung<kBuiltRungs[kIndex]>::kSharedBytes,
-                                                  Rung<kBuiltRungs[kIndex]>::kThreads},
-                                         true)
-                                      : false) ||
+  (void)((rung == kBuiltRungs[kIndex]
+              ? (found = {gemm_fp8_block_scaled<Rung<kBuiltRungs[kIndex]>>,
+                          Rung<kBuiltRungs[kIndex]>::kSharedBytes,
+                          Rung<kBuiltRungs[kIndex]>::kThreads, Rung<kBuiltRungs[kIndex]>::kStages},
+                 true)
+              : false) ||
          ...);
   return found;
 }
@@ -846,6 +867,12 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
         ", " + std::to_string(n_multiple) +
         " and 256 (whole tiles, whole scale blocks and an "
         "even number of k blocks; the kernel has no tail handling): pad the problem");
+  if (rung.lean && (args.k / kBlockK) % chosen.stages != 0)
+    throw std::invalid_argument("gemm_fp8_block_scaled: the lean main loop of " + describe(rung) +
+                                " runs its " + std::to_string(chosen.stages) +
+                                " ring slots unrolled and needs K/128 a multiple of " +
+                                std::to_string(chosen.stages) + " (K=" + std::to_string(args.k) +
+                                "): pad K or use the rung without `lean`");
   if (device.sharedMemPerBlockOptin < chosen.shared_bytes)
     throw std::invalid_argument("gemm_fp8_block_scaled: " + describe(rung) + " needs " +
                                 std::to_string(chosen.shared_bytes) +
