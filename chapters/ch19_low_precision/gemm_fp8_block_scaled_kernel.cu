@@ -15,9 +15,8 @@
 //     produces (one thread: wait empty[s], arm full[s], TMA copies of the A tile, the B tile and
 //     the tile's A factors of one k block into ring slot s), its registers given back
 //     (setmaxnreg 40); warpgroups 1 and 2 consume (setmaxnreg 232), each its half of the tile's
-//     rows (or, on 192×128 tiles, warpgroups 1–3 a third each, setmaxnreg 24 / 160); a slot is
-//     released (empty[s], one arrival per consumer warp and block of the cluster) once its wgmma
-//     finished and its factors were read;
+//     rows; a slot is released (empty[s], one arrival per consumer warp and block of the cluster)
+//     once its wgmma finished and its factors were read;
 //   - tiles in a grouped order (1024 rows of A at a time) so the tiles in flight share A rows and
 //     B columns in L2;
 //   - clusters of 2 (optional): two blocks on neighbouring SMs compute adjacent tiles that share
@@ -28,7 +27,7 @@
 //     shared memory and written by TMA stores that run while the next tile's main loop does.
 // What differs is the consumer's schedule (one idea per rung, each described at its main loop):
 // two temporaries in flight (128×128), two fragments through one temporary (256×128), the wider
-// instruction m64n192k32 (128×192), and a third consumer warpgroup (192×128).
+// instruction m64n192k32 (128×192), and that loop with its per-k-block overhead cut (lean).
 //
 // Bytes: M·K + N·K (e4m3) + scales + 2·M·N (bf16 C); FLOPs 2·M·N·K. Ceiling: FP8 tensor cores
 // (1438 TFLOP/s for cuBLASLt on the H200, ANCHORS.md). sm_90a only (wgmma, setmaxnreg): elsewhere
@@ -55,7 +54,9 @@
 namespace aisp::ch19 {
 namespace {
 
-constexpr int kBlockK = 128;         // = the scale block: one promotion per k block
+constexpr int kBlockK = 128;   // = the scale block: one promotion per k block
+constexpr int kConsumers = 2;  // consumer warpgroups
+constexpr int kThreads = 128 * (1 + kConsumers);
 constexpr int kGroupRowsOfA = 1024;  // tile order: this many rows of A at a time
 constexpr int kStoreBoxCols = 64;    // TMA-store epilogue: boxes of 64 rows × 64 bf16 (128 B)
 
@@ -77,21 +78,13 @@ struct Rung {
   static constexpr int kTileM = kRung.tile_rows, kTileN = kRung.tile_cols;
   static constexpr int kCluster = kRung.cluster;
   static constexpr bool kTmaStore = kRung.tma_store;
-  static constexpr int kConsumers = kRung.consumers;  // consumer warpgroups, 64 rows each
   static constexpr bool kLean = kRung.lean;
-  static constexpr int kThreads = 128 * (1 + kConsumers);
-  // Registers per thread after setmaxnreg: the producer gives back what the consumers take, the
-  // block's total staying within 64 Ki (2 consumers: 128·40 + 256·232; 3: 128·24 + 384·160).
-  static constexpr int kProducerRegisters = kConsumers == 2 ? 40 : 24;
-  static constexpr int kConsumerRegisters = kConsumers == 2 ? 232 : 160;
-  // Three consumers have room for one 64-register temporary each (64 accumulators + 64 < 160).
-  static constexpr Schedule kSchedule = kTileM == 256 ? Schedule::fragments
-                                        : kTileN == 192 || kConsumers == 3
-                                            ? Schedule::single_temporary
-                                            : Schedule::paired_temporaries;
+  static constexpr Schedule kSchedule = kTileM == 256   ? Schedule::fragments
+                                        : kTileN == 192 ? Schedule::single_temporary
+                                                        : Schedule::paired_temporaries;
   // 256-row tiles pair horizontally in a cluster and share A; the others vertically, sharing B.
   static constexpr bool kShareA = kTileM == 256;
-  static constexpr int kFragments = kTileM / (64 * kConsumers);  // 64-row fragments per consumer
+  static constexpr int kFragments = kTileM / 128;   // 64-row fragments per consumer warpgroup
   static constexpr int kAccumulators = kTileN / 2;  // fp32 registers per thread per fragment
   static constexpr unsigned kATileBytes = kTileM * kBlockK;
   static constexpr unsigned kBTileBytes = kTileN * kBlockK;
@@ -113,16 +106,8 @@ struct Rung {
   static constexpr int kGroupRows = kGroupRowsOfA / (kTileM * (kShareA ? 1 : kCluster));
   static_assert(kTileN % kStoreBoxCols == 0, "the TMA-store boxes must tile the tile's columns");
   static_assert(kStages >= 2 && kSharedBytes <= kMaxSharedPerBlock, "the ring does not fit");
-  static_assert(kFragments >= 1 && kTileM == 64 * kConsumers * kFragments,
-                "every consumer warpgroup owns whole 64-row fragments");
-  static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536,
-                "setmaxnreg budgets above the register file");
-  // A partial last row of tiles (M not a multiple of 192) relies on TMA: loads past M arrive as
-  // zeros, stores past M are clipped.
-  static_assert(kConsumers == 2 || (kTmaStore && kCluster == 1 && kTileN == 128),
-                "three consumers: 192×128 tiles, TMA-store epilogue, no cluster");
   static_assert(!kLean || (kSchedule == Schedule::single_temporary && kCluster == 1 && kTmaStore),
-                "the lean main loop is written for one temporary, no cluster, the TMA store");
+                "the lean main loop is written for 128×192 tiles, no cluster, the TMA store");
 };
 
 template <class R>
@@ -174,7 +159,7 @@ struct TileWalk {
     }
     const int rows = R::kTileM * (R::kShareA ? 1 : R::kCluster);
     const int cols = R::kTileN * (R::kShareA ? R::kCluster : 1);
-    tiles_m = (m + rows - 1) / rows;  // 192-row tiles: the last row of tiles may be partial
+    tiles_m = m / rows;
     tiles_n = (n + cols - 1) / cols;
     tiles = tiles_m * tiles_n;
   }
@@ -408,9 +393,6 @@ __device__ __forceinline__ void mainloop_fragments(const Ring<R>& ring, const Co
 // promotion takes the first or second block's factor per column group, chosen at compile time in
 // two unrolled copies. N need not be a multiple of 192: the last column of tiles is partial (TMA
 // fills the rows past N with zeros, the stores skip the columns past N).
-// 192×128 with three consumers runs the same loop on 64×128 shares (64 accumulators and a
-// 64-register temporary under setmaxnreg 160, one B scale block per tile): a third warpgroup's
-// group is queued on the tensor cores while any one of them promotes.
 template <class R>
 __device__ __forceinline__ void
 mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R::kAccumulators],
@@ -425,8 +407,7 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
   float temp[R::kAccumulators];
   for (int kb = 0; kb < k_blocks; ++kb) {
     const int step = base + kb, s = step % R::kStages;
-    const float b_first = __ldg(first_scales + kb);
-    const float b_second = R::kTileN > 128 ? __ldg(second_scales + kb) : b_first;
+    const float b_first = __ldg(first_scales + kb), b_second = __ldg(second_scales + kb);
     common::mbarrier_wait_parity(ring.full(s), static_cast<std::uint32_t>((step / R::kStages) & 1));
     const float* a_factors = ring.a_scales(s) + me.row<R>(0);
     const float a_top = a_factors[0], a_bottom = a_factors[8];
@@ -448,16 +429,19 @@ mainloop_single(const Ring<R>& ring, const ConsumerThread& me, float (&acc)[1][R
 
 // ---------------------------------------------------------------------------------------------
 // The lean main loop (Rung::kLean): mainloop_single's schedule with less work between one k
-// block's promotion and the next block's first wgmma. A timeline of mainloop_single on the H200
-// (clock64 per phase, README) showed each consumer spending ~430 cycles per k block outside its
+// block's promotion and the next block's first wgmma. A clock64 timeline of mainloop_single on
+// the H200 (README: "Sixth session") showed the two consumers half a period apart and the
+// producer thousands of cycles ahead, yet each consumer spent ~430 cycles per k block outside its
 // wgmma and promotion: the slot's descriptors, barrier and factor addresses were rebuilt from
-// generic pointers every k block (the shared window's base through S2UR SR_CgaCtaId, a chain of
-// uniform-datapath operations before the first wgmma could issue), and the next block's B factors
-// were loaded just before use. A consumer's wgmma group (384 tensor-core cycles) only hides the
-// other consumer's promotion and overhead when those take less than that. Here everything that
-// depends only on the slot is computed once per kernel (slot 0's descriptors and shared addresses;
-// slot s adds s strides), the slot index and phase run on as counters, and the next block's B
-// factors are loaded while this block's wgmma run.
+// generic pointers every k block (the shared window's base through S2UR SR_CgaCtaId, then a chain
+// of uniform-datapath operations before the first wgmma could issue), and a second copy of the
+// promotion sat behind a branch. One consumer's wgmma group (384 tensor-core cycles) hides the
+// other's overhead and promotion only when those take less than that; they took ~740. Here slot
+// 0's descriptors and shared addresses are computed once per kernel, the k loop is unrolled by
+// the ring's depth so that every slot's are slot 0's plus immediates, and the promotion has no
+// branch (promote_three_bands). A first version with the slot index as a run-time counter was
+// slower than mainloop_single (ptxas rebuilt the addresses anyway and moved the B-factor loads
+// between the wgmma): the unrolling is what removes the work.
 struct LeanRing {
   std::uint64_t desc_a = 0;     // this consumer's A fragment in slot 0
   std::uint64_t desc_b = 0;     // the B tile in slot 0
@@ -590,7 +574,7 @@ template <class R>
 __device__ __forceinline__ void
 store_tile_through_shared(const Ring<R>& ring, const ConsumerThread& me,
                           const float (&acc)[R::kFragments][R::kAccumulators],
-                          const CUtensorMap& c_map, int row0, int col0, int m, int n) {
+                          const CUtensorMap& c_map, int row0, int col0, int n) {
   const bool issuer = threadIdx.x % 128 == 0;
   std::uint8_t* staging = ring.staging(me.consumer);
   if (issuer)
@@ -618,10 +602,9 @@ store_tile_through_shared(const Ring<R>& ring, const ConsumerThread& me,
 #pragma unroll
       for (int b = 0; b < R::kTileN / kStoreBoxCols; ++b) {
         const int col = col0 + b * kStoreBoxCols;
-        const int row = row0 + 64 * (R::kFragments * me.consumer + f);
-        if (col < n && row < m)  // a partial last row or column of tiles: skip boxes past C
+        if (col < n)
           common::tma_store_2d(c_map, staging + f * R::kStagingFragmentBytes + b * (64 * 128), col,
-                               row);
+                               row0 + 64 * (R::kFragments * me.consumer + f));
       }
     }
     common::bulk_commit_group();
@@ -633,7 +616,7 @@ store_tile_through_shared(const Ring<R>& ring, const ConsumerThread& me,
 template <class R>
 __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& walk, int warpgroup,
                                         const CUtensorMap& c_map, const float* b_scales,
-                                        __nv_bfloat16* c, int m, int n, int k) {
+                                        __nv_bfloat16* c, int n, int k) {
   const ConsumerThread me(warpgroup);
   const int k_blocks = k / kBlockK;
   const int b_scale_ld =
@@ -661,7 +644,7 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
       mainloop_single(ring, me, acc, base, k_blocks, b_scales, b_scale_ld, o.col0, n);
     }
     if constexpr (R::kTmaStore) {
-      store_tile_through_shared(ring, me, acc, c_map, o.row0, o.col0, m, n);
+      store_tile_through_shared(ring, me, acc, c_map, o.row0, o.col0, n);
     } else {
 #pragma unroll
       for (int f = 0; f < R::kFragments; ++f)
@@ -678,7 +661,7 @@ __device__ __forceinline__ void consume(const Ring<R>& ring, const TileWalk<R>& 
 }
 
 template <class R>
-__global__ void __launch_bounds__(R::kThreads, 1)
+__global__ void __launch_bounds__(kThreads, 1)
     gemm_fp8_block_scaled(const __grid_constant__ CUtensorMap a_map,
                           const __grid_constant__ CUtensorMap b_map,
                           const __grid_constant__ CUtensorMap a_scale_map,
@@ -698,7 +681,7 @@ __global__ void __launch_bounds__(R::kThreads, 1)
     common::tma_prefetch_tensor_map(a_scale_map);
     for (int s = 0; s < R::kStages; ++s) {
       common::mbarrier_init(ring.full(s), 1);
-      common::mbarrier_init(ring.empty(s), 4 * R::kConsumers * R::kCluster);
+      common::mbarrier_init(ring.empty(s), 4 * kConsumers * R::kCluster);
     }
     common::mbarrier_init_fence();
   }
@@ -708,13 +691,13 @@ __global__ void __launch_bounds__(R::kThreads, 1)
     __syncthreads();
 
   if (warpgroup == 0) {
-    common::setmaxnreg_decrease<R::kProducerRegisters>();
+    common::setmaxnreg_decrease<40>();
     if (tid == 0)
       produce(ring, walk, a_map, b_map, a_scale_map, k / kBlockK);
     __syncwarp();
   } else {
-    common::setmaxnreg_increase<R::kConsumerRegisters>();
-    consume(ring, walk, warpgroup, c_map, b_scales, c, m, n, k);
+    common::setmaxnreg_increase<232>();
+    consume(ring, walk, warpgroup, c_map, b_scales, c, n, k);
   }
   if constexpr (R::kCluster > 1)
     common::cluster_sync();  // no block exits while its peer may still signal or copy into it
@@ -731,15 +714,13 @@ __global__ void __launch_bounds__(R::kThreads, 1)
 
 // The rungs built, each one kernel instantiation (the variant files name them).
 constexpr Fp8WgmmaRung kBuiltRungs[] = {
-    {},                                                     // 128×128
-    {.cluster = 2},                                         // 128×128, B multicast
-    {.tile_rows = 256},                                     // 256×128
-    {.tile_rows = 256, .cluster = 2},                       // 256×128, A multicast
-    {.tile_cols = 192},                                     // 128×192
-    {.tile_cols = 192, .tma_store = true},                  // 128×192, TMA-store epilogue
-    {.tile_rows = 192, .tma_store = true, .consumers = 3},  // 192×128, three consumers
-    {.tile_cols = 192, .tma_store = true, .lean = true},    // 128×192, lean main loop
-    {.tile_rows = 192, .tma_store = true, .consumers = 3, .lean = true},
+    {},                                                   // 128×128
+    {.cluster = 2},                                       // 128×128, B multicast
+    {.tile_rows = 256},                                   // 256×128
+    {.tile_rows = 256, .cluster = 2},                     // 256×128, A multicast
+    {.tile_cols = 192},                                   // 128×192
+    {.tile_cols = 192, .tma_store = true},                // 128×192, TMA-store epilogue
+    {.tile_cols = 192, .tma_store = true, .lean = true},  // 128×192, lean main loop
 };
 
 using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorMap, const float*,
@@ -748,19 +729,17 @@ using KernelFunction = void (*)(CUtensorMap, CUtensorMap, CUtensorMap, CUtensorM
 struct KernelChoice {
   KernelFunction kernel = nullptr;
   unsigned shared_bytes = 0;
-  int threads = 0;
   int stages = 0;  // ring slots
 };
 
 template <std::size_t... kIndex>
 KernelChoice find_kernel(const Fp8WgmmaRung& rung, std::index_sequence<kIndex...>) {
   KernelChoice found;
-  (void)((rung == kBuiltRungs[kIndex]
-              ? (found = {gemm_fp8_block_scaled<Rung<kBuiltRungs[kIndex]>>,
-                          Rung<kBuiltRungs[kIndex]>::kSharedBytes,
-                          Rung<kBuiltRungs[kIndex]>::kThreads, Rung<kBuiltRungs[kIndex]>::kStages},
-                 true)
-              : false) ||
+  (void)((rung == kBuiltRungs[kIndex] ? (found = {gemm_fp8_block_scaled<Rung<kBuiltRungs[kIndex]>>,
+                                                  Rung<kBuiltRungs[kIndex]>::kSharedBytes,
+                                                  Rung<kBuiltRungs[kIndex]>::kStages},
+                                         true)
+                                      : false) ||
          ...);
   return found;
 }
@@ -824,10 +803,7 @@ void size_persistent_grid(Fp8BlockScaledGemmLaunch& launch, const cudaDeviceProp
 std::string describe(const Fp8WgmmaRung& rung) {
   return std::to_string(rung.tile_rows) + "x" + std::to_string(rung.tile_cols) +
          " tiles, cluster " + std::to_string(rung.cluster) +
-         (rung.tma_store ? ", TMA-store epilogue" : "") +
-         (rung.consumers != 2 ? ", " + std::to_string(rung.consumers) + " consumer warpgroups"
-                              : "") +
-         (rung.lean ? ", lean main loop" : "");
+         (rung.tma_store ? ", TMA-store epilogue" : "") + (rung.lean ? ", lean main loop" : "");
 }
 
 std::string built_rungs() {
@@ -853,11 +829,7 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
     throw std::invalid_argument("gemm_fp8_block_scaled: null operand or scale pointer");
   // A cluster pairs tiles vertically (they share B) or, for 256-row tiles, horizontally (A).
   const bool share_a = rung.tile_rows == 256;
-  // 192-row tiles (three consumers) need only whole 64-row fragments: the last row of tiles may
-  // be partial (TMA zero-fills its loads and clips its stores).
-  const int m_multiple = share_a                     ? rung.tile_rows
-                         : rung.tile_rows % 128 != 0 ? 64
-                                                     : rung.tile_rows * rung.cluster;
+  const int m_multiple = share_a ? rung.tile_rows : rung.tile_rows * rung.cluster;
   const int n_multiple = share_a ? rung.tile_cols * rung.cluster : 128;
   if (args.m <= 0 || args.n <= 0 || args.k <= 0 || args.m % m_multiple != 0 ||
       args.n % n_multiple != 0 || args.k % (2 * kBlockK) != 0)
@@ -881,7 +853,7 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
   Fp8BlockScaledGemmLaunch launch;
   launch.args = args;
   launch.rung = rung;
-  launch.block = dim3(static_cast<unsigned>(chosen.threads));
+  launch.block = dim3(kThreads);
   launch.shared_bytes = chosen.shared_bytes;
   // The shared operand is loaded in parts, one per block of the cluster.
   const int a_box_rows = share_a ? rung.tile_rows / rung.cluster : rung.tile_rows;
@@ -915,9 +887,8 @@ Fp8BlockScaledGemmLaunch prepare_gemm_fp8_block_scaled(const Fp8BlockScaledGemmA
                                                    .cols = static_cast<std::uint64_t>(args.n),
                                                    .box_rows = 64,
                                                    .box_cols = kStoreBoxCols});
-  size_persistent_grid(launch, device,
-                       ((args.m + rung.tile_rows - 1) / rung.tile_rows) *
-                           ((args.n + rung.tile_cols - 1) / rung.tile_cols));
+  size_persistent_grid(
+      launch, device, (args.m / rung.tile_rows) * ((args.n + rung.tile_cols - 1) / rung.tile_cols));
   return launch;
 }
 

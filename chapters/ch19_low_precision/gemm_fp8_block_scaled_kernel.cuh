@@ -8,13 +8,13 @@
 //       K a multiple of 256), encodes the TMA maps, sizes the persistent grid. The rung
 //       (Fp8WgmmaRung) picks the tile and the cluster: 128×128 (the default), 256×128 (each
 //       consumer warpgroup 128 rows in two 64-row fragments through one temporary) or 128×192
-//       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial), or 192×128 with
-//       three consumer warpgroups of 64 rows (M a multiple of 64, the last row of tiles partial;
-//       TMA-store epilogue only); cluster 2 pairs
+//       (wgmma m64n192k32; N a multiple of 128, the last column of tiles partial); cluster 2 pairs
 //       blocks that share one operand tile through TMA multicast (B for 128-row tiles, which pair
 //       vertically, A for 256-row tiles, which pair horizontally). tma_store (128×192 tiles,
 //       cluster 1) stages C in shared memory and writes it with TMA stores overlapped with
-//       the next tile. Only the combinations listed in kBuiltRungs
+//       the next tile; lean (with tma_store) runs the k loop unrolled by the ring depth with the
+//       ring's addresses computed once (K/128 must be a multiple of the ring depth, 4). Only the
+//       combinations listed in kBuiltRungs
 //       (gemm_fp8_block_scaled_kernel.cu) are built; others are refused. The overload with
 //       (cluster, tile_rows, tile_cols) is the older form.
 //   launch_gemm_fp8_block_scaled(launch, stream)          in run: one launch; returns its status.
@@ -40,12 +40,11 @@ struct Fp8BlockScaledGemmArgs {
 
 // Which kernel: the tile of C per block, the cluster and the epilogue.
 struct Fp8WgmmaRung {
-  int tile_rows = 128;     // 128 or 256; 192 with three consumers
+  int tile_rows = 128;     // 128 or 256
   int tile_cols = 128;     // 128 or 192
   int cluster = 1;         // 1 or 2
-  bool tma_store = false;  // C through shared memory and TMA stores (128×192 and 192×128 tiles)
-  int consumers = 2;       // consumer warpgroups: 2, or 3 (192×128 tiles, TMA store, cluster 1)
-  bool lean = false;       // the main loop with its ring addresses computed once (TMA store)
+  bool tma_store = false;  // C through shared memory and TMA stores (128×192 tiles)
+  bool lean = false;       // the main loop unrolled by the ring depth (128×192, TMA store)
 
   constexpr bool operator==(const Fp8WgmmaRung&) const = default;
 };
