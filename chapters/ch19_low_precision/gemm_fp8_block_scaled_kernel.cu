@@ -491,7 +491,7 @@ template <class R>
 __device__ __forceinline__ void mainloop_lean(const LeanRing& lr, float (&acc)[1][R::kAccumulators],
                                               int k_blocks, const float* b_scales, int b_scale_ld,
                                               int col0, int n, std::uint32_t& parity) {
-  static_assert(R::kTileN == 192 || R::kTileN == 128);
+  static_assert(R::kTileN == 192, "written for 128×192 tiles (two B scale blocks per tile)");
   const int first_block = col0 / 128;
   const int second_block = min(first_block + 1, n / 128 - 1);
   const bool split_at_128 = col0 % 128 == 0;
@@ -505,7 +505,7 @@ __device__ __forceinline__ void mainloop_lean(const LeanRing& lr, float (&acc)[1
     for (int s = 0; s < R::kStages; ++s) {
       const int kb = kb0 + s;
       const float b_first = __ldg(first_scales + kb);
-      const float b_second = R::kTileN > 128 ? __ldg(second_scales + kb) : b_first;
+      const float b_second = __ldg(second_scales + kb);
       common::mbarrier_wait_parity(lr.full + 8 * s, parity);
       const std::uint32_t factors = lr.a_factors + s * R::kAScaleBytes;
       const float a_top = load_shared_f32(factors), a_bottom = load_shared_f32(factors + 8 * 4);
@@ -517,15 +517,10 @@ __device__ __forceinline__ void mainloop_lean(const LeanRing& lr, float (&acc)[1
       if (threadIdx.x % 32 == 0)
         common::mbarrier_arrive(lr.empty + 8 * s);
       const float top_first = a_top * b_first, bottom_first = a_bottom * b_first;
-      if constexpr (R::kTileN == 192) {
-        const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
-        promote_three_bands(acc[0], temp, top_first, bottom_first,
-                            split_at_128 ? top_first : top_second,
-                            split_at_128 ? bottom_first : bottom_second, top_second, bottom_second);
-      } else {
-        promote<R::kAccumulators / 4>(acc[0], temp, top_first, bottom_first, top_first,
-                                      bottom_first);
-      }
+      const float top_second = a_top * b_second, bottom_second = a_bottom * b_second;
+      promote_three_bands(acc[0], temp, top_first, bottom_first,
+                          split_at_128 ? top_first : top_second,
+                          split_at_128 ? bottom_first : bottom_second, top_second, bottom_second);
     }
     parity ^= 1;
   }
