@@ -30,19 +30,12 @@
 #include "common/attention_kv_cache.cuh"
 #include "common/attention_kv_fp8.cuh"
 
+#include "probe_check.hpp"
+
 using aisp::attention::DecodeShape;
 using aisp::attention::ForwardShape;
 using aisp::attention::MaskKind;
 using namespace aisp::ch18;
-
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e = (call);                                                                        \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));    \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
 
 namespace {
 

@@ -30,14 +30,7 @@
 #include "common/fp8_cublaslt_plan.hpp"
 #include "common/fp8_quantize.cuh"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e = (call);                                                                        \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));    \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "probe_check.hpp"
 
 namespace {
 using Dev = void*;

@@ -42,14 +42,7 @@
 #include "common/cublaslt_matmul_plan.hpp"
 #include "common/gemm_epilogue_wgmma.cuh"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e = (call);                                                                        \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));    \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "probe_check.hpp"
 
 namespace {
 

@@ -28,14 +28,7 @@
 #include "ch10_tensor_cores/gemm_bf16_kernels.cuh"
 #include "common/cublaslt_matmul_plan.hpp"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e = (call);                                                                        \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));    \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "probe_check.hpp"
 
 namespace {
 

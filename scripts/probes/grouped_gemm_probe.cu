@@ -26,14 +26,7 @@
 #include "ch14_compiler_runtime/grouped_gemm_shape.hpp"
 #include "common/grouped_gemm_bf16.cuh"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t e = (call);                                                                        \
-    if (e != cudaSuccess) {                                                                        \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e));    \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "probe_check.hpp"
 
 namespace {
 

@@ -20,14 +20,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                     \
-  do {                                                                                  \
-    cudaError_t e = (call);                                                             \
-    if (e != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e)); \
-      std::exit(1);                                                                     \
-    }                                                                                   \
-  } while (0)
+#include "probe_check.hpp"
 
 using Clock = std::chrono::steady_clock;
 constexpr std::size_t kBytes = std::size_t{1} << 30;

@@ -39,15 +39,8 @@
 #include "common/moe_routing.cuh"
 #include "common/moe_shape.hpp"
 
-#define CHECK(call)                                                                                \
-  do {                                                                                             \
-    cudaError_t probe_error_ = (call);                                                             \
-    if (probe_error_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call,                            \
-                   cudaGetErrorString(probe_error_));                                              \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "probe_check.hpp"
+
 #define CHECK_CUBLAS(call)                                                                         \
   do {                                                                                             \
     cublasStatus_t probe_status_ = (call);                                                         \
