@@ -4,7 +4,8 @@
 # outside the harness, each run under a timeout (a broken mbarrier protocol hangs instead of
 # failing; 124 in the summary means it was killed). Probes are not part of the build; this script
 # compiles them for sm_90a, several at once. Outputs and logs go to $OUT (or /tmp), a summary of
-# exit codes to $OUT/probes.txt. Select with PROBES="attention moe issue11 fp8 file_read".
+# exit codes to $OUT/probes.txt. Select with PROBES="attention moe issue11 fp8 file_read"; add
+# fp8_energy (not in the default set: it holds the GPU at its power cap for ~30 s).
 set -u
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp}"
@@ -56,4 +57,7 @@ want issue11 && { OUT="$out" timeout 420 bash scripts/probes/issue11_kernels.sh 
 want fp8 && { nvcc "${flags[@]}" scripts/probes/fp8_probe.cu chapters/common/fp8_quantize.cu \
     chapters/ch19_low_precision/gemm_fp8_block_scaled_kernel.cu -lcublasLt -o "$bin/fp8" \
     >"$out/build-fp8.log" 2>&1 && run fp8 240 "$bin/fp8"; }
+want fp8_energy && { nvcc "${flags[@]}" scripts/probes/fp8_energy_probe.cu chapters/common/fp8_quantize.cu \
+    chapters/ch19_low_precision/gemm_fp8_block_scaled_kernel.cu -lcublasLt -lcuda -ldl \
+    -o "$bin/fp8_energy" >"$out/build-fp8_energy.log" 2>&1 && run fp8_energy 120 "$bin/fp8_energy" 3; }
 cat "$out/probes.txt"
