@@ -30,8 +30,15 @@ __device__ __forceinline__ void mbarrier_init_fence() {
 }
 
 // One arrival (release: this thread's earlier memory accesses happen before the phase completes).
+// Every operation here also takes the barrier as its 32-bit shared-memory address
+// (shared_address(bar)), for main loops that compute their barriers' addresses once instead of
+// converting a generic pointer on every use.
+__device__ __forceinline__ void mbarrier_arrive(std::uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+
 __device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar)) : "memory");
+  mbarrier_arrive(shared_address(bar));
 }
 
 // One arrival, and `bytes` more to expect from copies completing on this barrier in this phase.
@@ -58,27 +65,6 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* bar,
 
 // True once the phase with this parity has completed (acquire: what the phase covered, copied
 // bytes included, is visible to this thread). May return false spuriously; loop on it.
-__device__ __forceinline__ bool mbarrier_try_wait_parity(std::uint64_t* bar, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  asm volatile("{\n\t.reg .pred complete;\n\t"
-               "mbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n\t"
-               "selp.u32 %0, 1, 0, complete;\n\t}"
-               : "=r"(done)
-               : "r"(shared_address(bar)), "r"(parity)
-               : "memory");
-  return done != 0;
-}
-
-// Returns once the phase with this parity has completed. A phase that never completes (a copy
-// that was never issued, a miscounted arrival) hangs here: run new pipelines under a timeout.
-__device__ __forceinline__ void mbarrier_wait_parity(std::uint64_t* bar, std::uint32_t parity) {
-  while (!mbarrier_try_wait_parity(bar, parity)) {
-  }
-}
-
-// The same three on a barrier named by its 32-bit shared-memory address (shared_address(bar)),
-// for main loops that compute their barriers' addresses once instead of converting a generic
-// pointer on every use.
 __device__ __forceinline__ bool mbarrier_try_wait_parity(std::uint32_t bar, std::uint32_t parity) {
   std::uint32_t done = 0;
   asm volatile("{\n\t.reg .pred complete;\n\t"
@@ -90,13 +76,19 @@ __device__ __forceinline__ bool mbarrier_try_wait_parity(std::uint32_t bar, std:
   return done != 0;
 }
 
+__device__ __forceinline__ bool mbarrier_try_wait_parity(std::uint64_t* bar, std::uint32_t parity) {
+  return mbarrier_try_wait_parity(shared_address(bar), parity);
+}
+
+// Returns once the phase with this parity has completed. A phase that never completes (a copy
+// that was never issued, a miscounted arrival) hangs here: run new pipelines under a timeout.
 __device__ __forceinline__ void mbarrier_wait_parity(std::uint32_t bar, std::uint32_t parity) {
   while (!mbarrier_try_wait_parity(bar, parity)) {
   }
 }
 
-__device__ __forceinline__ void mbarrier_arrive(std::uint32_t bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+__device__ __forceinline__ void mbarrier_wait_parity(std::uint64_t* bar, std::uint32_t parity) {
+  mbarrier_wait_parity(shared_address(bar), parity);
 }
 
 }  // namespace aisp::common
